@@ -1,0 +1,90 @@
+"""scoundrel_core: the rules of the solo card game Scoundrel.
+
+>>> import scoundrel_core as sc
+>>> s = sc.new_game(seed=7)
+>>> s.health, len(s.room), s.dungeon_size
+(20, 4, 40)
+>>> s2 = sc.apply(s, sc.legal_actions(s)[0])
+>>> s.health == 20 and s2 != s
+True
+"""
+
+from .actions import FLEE, NUM_ACTIONS, Action, fight, parse_action_text, resolve
+from .cards import DECK_SIZE, FULL_DECK, Card, Kind, card, format_deck, parse_card, parse_deck
+from .deal import MAX_SEED, daily_seed, deal, splitmix64
+from .errors import (
+    CardError,
+    DeckError,
+    IllegalActionError,
+    RecordError,
+    ScoundrelError,
+    SeedError,
+    StateTextError,
+    VariantError,
+)
+from .rules import (
+    ROOM_SIZE,
+    apply,
+    can_apply,
+    legal_actions,
+    new_game,
+    parse_action,
+    parse_line,
+    play_line,
+    why_illegal,
+)
+from .state import MAX_HEALTH, State
+from .variants import FLEE_RULES, VARIANTS, WEAPON_RULES, Variant, get_variant
+
+__version__ = "0.1.0"
+
+
+def parse_state(text: str) -> State:
+    """Read a state from the text form of :meth:`State.to_text`."""
+    return State.from_text(text)
+
+
+__all__ = [
+    "DECK_SIZE",
+    "FLEE",
+    "FLEE_RULES",
+    "FULL_DECK",
+    "MAX_HEALTH",
+    "MAX_SEED",
+    "NUM_ACTIONS",
+    "ROOM_SIZE",
+    "VARIANTS",
+    "WEAPON_RULES",
+    "Action",
+    "Card",
+    "CardError",
+    "DeckError",
+    "IllegalActionError",
+    "Kind",
+    "RecordError",
+    "ScoundrelError",
+    "SeedError",
+    "State",
+    "StateTextError",
+    "Variant",
+    "VariantError",
+    "apply",
+    "can_apply",
+    "card",
+    "daily_seed",
+    "deal",
+    "fight",
+    "format_deck",
+    "get_variant",
+    "legal_actions",
+    "new_game",
+    "parse_action",
+    "parse_action_text",
+    "parse_card",
+    "parse_deck",
+    "parse_line",
+    "parse_state",
+    "play_line",
+    "resolve",
+    "splitmix64",
+]

@@ -1,0 +1,80 @@
+"""Seeded deals that never change.
+
+The generator is SplitMix64 (Steele, Lea and Flood, 2014): a 64-bit state that
+advances by the constant ``0x9E3779B97F4A7C15`` and is finalised by two
+xor-shift-multiply rounds. The shuffle is Fisher-Yates from the last card down,
+each index drawn without bias by rejection: for ``i`` from 43 down to 1, draw
+64-bit words until one falls below ``2**64 - (2**64 % (i + 1))``, then take it
+modulo ``i + 1`` and swap cards ``i`` and that index. The deck starts in id order
+(see :mod:`scoundrel_core.cards`); after the shuffle, index 0 is the top of the
+dungeon. Everything here is plain integer arithmetic, so a deal is the same on
+every platform and version. Test vectors in ``tests/test_deal.py`` pin it.
+
+A daily dungeon uses the date as a seed: ``YYYY-MM-DD`` maps to the integer
+``YYYYMMDD`` (2026-11-29 -> 20261129).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Iterator
+
+from .cards import FULL_DECK, Card
+from .errors import SeedError
+
+__all__ = ["MAX_SEED", "daily_seed", "deal", "splitmix64"]
+
+_MASK64 = (1 << 64) - 1
+MAX_SEED = _MASK64
+
+
+def splitmix64(seed: int) -> Iterator[int]:
+    """The SplitMix64 stream of 64-bit words for a seed."""
+    state = seed & _MASK64
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & _MASK64
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        yield z ^ (z >> 31)
+
+
+def check_seed(seed: object) -> int:
+    """The seed as an int, or a SeedError naming it."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise SeedError(f"seed {seed!r} is not an integer")
+    if not 0 <= seed <= MAX_SEED:
+        raise SeedError(f"seed {seed} is out of range 0..2**64-1")
+    return seed
+
+
+def deal(seed: int) -> list[Card]:
+    """The 44 cards shuffled by ``seed``, top of the dungeon first.
+
+    >>> [str(c) for c in deal(0)[:4]]
+    ['10C', 'KS', '5D', '5S']
+    """
+    check_seed(seed)
+    cards = list(FULL_DECK)
+    words = splitmix64(seed)
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        limit = (1 << 64) - ((1 << 64) % n)
+        x = next(words)
+        while x >= limit:
+            x = next(words)
+        j = x % n
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+def daily_seed(date: str | _dt.date) -> int:
+    """The seed of the daily dungeon for a date: ``YYYYMMDD`` as an integer."""
+    if isinstance(date, str):
+        try:
+            date = _dt.date.fromisoformat(date.strip())
+        except ValueError:
+            raise SeedError(f"bad date {date!r}: expected YYYY-MM-DD") from None
+    if not isinstance(date, _dt.date):
+        raise SeedError(f"bad date {date!r}: expected YYYY-MM-DD")
+    return date.year * 10000 + date.month * 100 + date.day

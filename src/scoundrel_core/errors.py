@@ -1,0 +1,39 @@
+"""Errors raised at the public edge of the library.
+
+Every error subclasses :class:`ValueError` (through :class:`ScoundrelError`) and
+quotes the input that caused it, so a caller can show the message as it is.
+"""
+
+from __future__ import annotations
+
+
+class ScoundrelError(ValueError):
+    """Base class of every error the library raises on bad input."""
+
+
+class CardError(ScoundrelError):
+    """Card text that is not a card of the 44-card Scoundrel deck."""
+
+
+class DeckError(ScoundrelError):
+    """A deck that is not a permutation of the 44 cards (or not a valid partial deck)."""
+
+
+class VariantError(ScoundrelError):
+    """An unknown variant name or weapon rule."""
+
+
+class SeedError(ScoundrelError):
+    """A seed that is not a non-negative integer below 2**64, or a bad date."""
+
+
+class IllegalActionError(ScoundrelError):
+    """An action that is not legal in the given state (or unreadable action text)."""
+
+
+class StateTextError(ScoundrelError):
+    """Text that does not describe a game state."""
+
+
+class RecordError(ScoundrelError):
+    """A game record that cannot be read or does not replay."""

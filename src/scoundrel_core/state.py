@@ -1,0 +1,341 @@
+"""The game state: an immutable value over two packed integers.
+
+Bit layout (``_dungeon`` holds the dungeon, ``_info`` everything else)::
+
+    _dungeon   6 bits per card, card id + 1, top of the dungeon in bits 0-5,
+               the next card in bits 6-11, ...; 0 past the bottom card
+
+    _info      bits  0- 5  dungeon size                 0..44
+               bits  6- 8  room size                    0..4
+               bits  9-32  room cards, 6 bits each (id + 1), room order:
+                           the carried-over card first, then the drawn cards
+               bits 33-38  health + 32                  (health -13..20)
+               bits 39-42  weapon value                 0 = none, 2..10
+               bits 43-46  last kill value              0 = none yet, 2..14
+               bit  47     a potion was drunk in this room
+               bits 48-50  cards resolved in this room  0..4
+               bit  51     the room was dealt by a flee and nothing of it is
+                           resolved yet (classic forbids fleeing it)
+               bits 52-54  variant code                 flee rule * 2 + weapon rule
+               bit  55     the game is over
+               bits 56-64  final score + 256            once over
+
+A weapon is identified by its value (one diamond per value) and the last kill
+by its value (only the value matters for wear). Two states are equal exactly
+when the game can go on identically from both.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+from .cards import Card, Kind, card, parse_card
+from .errors import StateTextError
+from .variants import Variant, get_variant
+
+__all__ = ["MAX_HEALTH", "State"]
+
+MAX_HEALTH: Final = 20
+
+SHIFT_DUNGEON_SIZE: Final = 0
+SHIFT_ROOM_SIZE: Final = 6
+SHIFT_ROOM: Final = 9
+SHIFT_HEALTH: Final = 33
+SHIFT_WEAPON: Final = 39
+SHIFT_LAST_KILL: Final = 43
+SHIFT_POTION_USED: Final = 47
+SHIFT_RESOLVED: Final = 48
+SHIFT_FLED: Final = 51
+SHIFT_VARIANT: Final = 52
+SHIFT_OVER: Final = 55
+SHIFT_SCORE: Final = 56
+
+MASK_6: Final = 0x3F
+MASK_3: Final = 0x7
+MASK_4: Final = 0xF
+MASK_9: Final = 0x1FF
+HEALTH_OFFSET: Final = 32
+SCORE_OFFSET: Final = 256
+
+
+def pack_cards(cards: Iterable[Card]) -> int:
+    """Cards as 6-bit fields (id + 1), first card lowest."""
+    word = 0
+    for i, c in enumerate(cards):
+        word |= (c.id + 1) << (6 * i)
+    return word
+
+
+def unpack_cards(word: int, n: int) -> tuple[Card, ...]:
+    return tuple(card(((word >> (6 * i)) & MASK_6) - 1) for i in range(n))
+
+
+class State:
+    """A Scoundrel position. Immutable and hashable; build one with ``new_game``."""
+
+    __slots__ = ("_dungeon", "_info")
+
+    _dungeon: int
+    _info: int
+
+    def __init__(self, dungeon_word: int, info_word: int) -> None:
+        object.__setattr__(self, "_dungeon", dungeon_word)
+        object.__setattr__(self, "_info", info_word)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("State is immutable; use scoundrel_core.apply for a new state")
+
+    # -- construction from parts ------------------------------------------------
+
+    @classmethod
+    def from_parts(
+        cls,
+        *,
+        dungeon: Sequence[Card | str] = (),
+        room: Sequence[Card | str] = (),
+        health: int = MAX_HEALTH,
+        weapon: Card | str | None = None,
+        last_kill: int | None = None,
+        potion_used: bool = False,
+        resolved: int = 0,
+        fled: bool = False,
+        variant: Variant | str = "classic",
+        weapon_rule: str | None = None,
+        over: bool = False,
+        score: int | None = None,
+    ) -> State:
+        """Build any position (for tests, puzzles and the worked examples).
+
+        Checks the parts are well formed (distinct cards, sizes and ranges);
+        it does not check that the position is reachable from a deal.
+        """
+        v = get_variant(variant, weapon_rule)
+        d = tuple(parse_card(c) for c in dungeon)
+        r = tuple(parse_card(c) for c in room)
+        every = d + r
+        if len(set(every)) != len(every):
+            raise StateTextError("state has a card twice in dungeon and room")
+        if len(r) > 4:
+            raise StateTextError(f"room holds {len(r)} cards, at most 4")
+        if not -13 <= health <= MAX_HEALTH:
+            raise StateTextError(f"health {health} out of range -13..20")
+        wv = 0
+        if weapon is not None:
+            w = parse_card(weapon)
+            if not w.is_weapon:
+                raise StateTextError(f"weapon {w} is not a diamond")
+            if w in every:
+                raise StateTextError(f"weapon {w} is also in the dungeon or room")
+            wv = w.value
+        lk = 0 if last_kill is None else int(last_kill)
+        if lk and not (2 <= lk <= 14 and wv):
+            raise StateTextError(f"last kill {last_kill} needs a weapon and a value 2..14")
+        if not 0 <= resolved <= 4:
+            raise StateTextError(f"resolved {resolved} out of range 0..4")
+        if over and score is None:
+            raise StateTextError("an ended game needs its score")
+        info = (
+            (len(d) << SHIFT_DUNGEON_SIZE)
+            | (len(r) << SHIFT_ROOM_SIZE)
+            | (pack_cards(r) << SHIFT_ROOM)
+            | ((health + HEALTH_OFFSET) << SHIFT_HEALTH)
+            | (wv << SHIFT_WEAPON)
+            | (lk << SHIFT_LAST_KILL)
+            | (int(bool(potion_used)) << SHIFT_POTION_USED)
+            | (resolved << SHIFT_RESOLVED)
+            | (int(bool(fled)) << SHIFT_FLED)
+            | (v.code << SHIFT_VARIANT)
+            | (int(bool(over)) << SHIFT_OVER)
+            | (((score if over and score is not None else 0) + SCORE_OFFSET) << SHIFT_SCORE)
+        )
+        return cls(pack_cards(d), info)
+
+    # -- fields -----------------------------------------------------------------
+
+    @property
+    def dungeon(self) -> tuple[Card, ...]:
+        """The dungeon, top card first."""
+        return unpack_cards(self._dungeon, self.dungeon_size)
+
+    @property
+    def dungeon_size(self) -> int:
+        return (self._info >> SHIFT_DUNGEON_SIZE) & MASK_6
+
+    @property
+    def room(self) -> tuple[Card, ...]:
+        """The room in room order: the carried-over card first, then drawn cards."""
+        n = (self._info >> SHIFT_ROOM_SIZE) & MASK_3
+        return unpack_cards(self._info >> SHIFT_ROOM, n)
+
+    @property
+    def health(self) -> int:
+        return ((self._info >> SHIFT_HEALTH) & MASK_6) - HEALTH_OFFSET
+
+    @property
+    def weapon_value(self) -> int:
+        """Value of the equipped weapon, 0 when barehanded."""
+        return (self._info >> SHIFT_WEAPON) & MASK_4
+
+    @property
+    def weapon(self) -> Card | None:
+        """The equipped weapon card (the diamond of that value), or None."""
+        wv = self.weapon_value
+        return parse_card(f"{wv}D") if wv else None
+
+    @property
+    def last_kill(self) -> int | None:
+        """Value of the last monster the equipped weapon slew, None if it is unused."""
+        lk = (self._info >> SHIFT_LAST_KILL) & MASK_4
+        return lk or None
+
+    @property
+    def potion_used(self) -> bool:
+        """Whether a potion was already drunk in this room (another one would not heal)."""
+        return bool((self._info >> SHIFT_POTION_USED) & 1)
+
+    @property
+    def resolved_in_room(self) -> int:
+        return (self._info >> SHIFT_RESOLVED) & MASK_3
+
+    @property
+    def fled_last(self) -> bool:
+        """Whether this room was dealt by a flee (and nothing of it is resolved yet)."""
+        return bool((self._info >> SHIFT_FLED) & 1)
+
+    @property
+    def variant(self) -> Variant:
+        return Variant.from_code((self._info >> SHIFT_VARIANT) & MASK_3)
+
+    @property
+    def is_over(self) -> bool:
+        return bool((self._info >> SHIFT_OVER) & 1)
+
+    @property
+    def score(self) -> int | None:
+        """The final score once the game is over, None while it goes on."""
+        if not self.is_over:
+            return None
+        return ((self._info >> SHIFT_SCORE) & MASK_9) - SCORE_OFFSET
+
+    @property
+    def won(self) -> bool:
+        return self.is_over and self.health > 0
+
+    @property
+    def lost(self) -> bool:
+        return self.is_over and self.health <= 0
+
+    def weapon_can_fight(self, monster_value: int) -> bool:
+        """Whether the equipped weapon may fight a monster of this value (wear rule)."""
+        if not self.weapon_value:
+            return False
+        lk = self.last_kill
+        if lk is None:
+            return True
+        return monster_value <= lk if self.variant.equal_wear else monster_value < lk
+
+    @property
+    def weapon_reach(self) -> int:
+        """The strongest monster value the weapon may still fight, 0 without a weapon."""
+        if not self.weapon_value:
+            return 0
+        lk = self.last_kill
+        if lk is None:
+            return 14
+        return lk if self.variant.equal_wear else lk - 1
+
+    def monsters_left(self) -> int:
+        """Sum of the values of the monsters in the dungeon and the room."""
+        return sum(c.value for c in self.dungeon + self.room if c.kind is Kind.MONSTER)
+
+    # -- value semantics ----------------------------------------------------------
+
+    @property
+    def key(self) -> tuple[int, int]:
+        """The packed words: a compact, hashable identity of the state."""
+        return (self._dungeon, self._info)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self._dungeon == other._dungeon and self._info == other._info
+
+    def __hash__(self) -> int:
+        return hash((self._dungeon, self._info))
+
+    def __reduce__(self) -> tuple[object, tuple[int, int]]:
+        return (State, (self._dungeon, self._info))
+
+    # -- text form ------------------------------------------------------------------
+
+    def to_text(self) -> str:
+        """One line that :meth:`from_text` reads back to an equal state.
+
+        Example: ``classic/strict health=12 weapon=8D last=J potion=0 resolved=1
+        fled=0 room=[JS 6C 4H] dungeon=[2C 3C]``; an ended game adds ``score=N``.
+        """
+        lk = self.last_kill
+        parts = [
+            str(self.variant),
+            f"health={self.health}",
+            f"weapon={self.weapon or '-'}",
+            f"last={'-' if lk is None else card(lk - 2).rank}",
+            f"potion={int(self.potion_used)}",
+            f"resolved={self.resolved_in_room}",
+            f"fled={int(self.fled_last)}",
+            f"room=[{' '.join(map(str, self.room))}]",
+            f"dungeon=[{' '.join(map(str, self.dungeon))}]",
+        ]
+        if self.is_over:
+            parts.append(f"score={self.score}")
+        return " ".join(parts)
+
+    @classmethod
+    def from_text(cls, text: str) -> State:
+        """Read the form written by :meth:`to_text`."""
+        if not isinstance(text, str):
+            raise StateTextError(f"state text {text!r} is not text")
+        m = _STATE_RE.fullmatch(text.strip())
+        if m is None:
+            raise StateTextError(f"bad state text {text!r}: expected the form of State.to_text()")
+        g = m.groupdict()
+        try:
+            last = g["last"]
+            last_kill = None if last == "-" else _rank_value(last)
+            return cls.from_parts(
+                variant=g["variant"],
+                health=int(g["health"]),
+                weapon=None if g["weapon"] == "-" else g["weapon"],
+                last_kill=last_kill,
+                potion_used=g["potion"] == "1",
+                resolved=int(g["resolved"]),
+                fled=g["fled"] == "1",
+                room=g["room"].split(),
+                dungeon=g["dungeon"].split(),
+                over=g["score"] is not None,
+                score=None if g["score"] is None else int(g["score"]),
+            )
+        except StateTextError:
+            raise
+        except ValueError as err:
+            raise StateTextError(f"bad state text {text!r}: {err}") from None
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return f"State.from_text({self.to_text()!r})"
+
+
+def _rank_value(rank: str) -> int:
+    return parse_card(rank + "C").value
+
+
+_STATE_RE: Final = re.compile(
+    r"(?P<variant>\w+(?:/\w+)?)\s+health=(?P<health>-?\d+)\s+weapon=(?P<weapon>\S+)"
+    r"\s+last=(?P<last>\S+)\s+potion=(?P<potion>[01])\s+resolved=(?P<resolved>\d)"
+    r"\s+fled=(?P<fled>[01])\s+room=\[(?P<room>[^\]]*)\]\s+dungeon=\[(?P<dungeon>[^\]]*)\]"
+    r"(?:\s+score=(?P<score>-?\d+))?"
+)

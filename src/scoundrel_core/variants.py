@@ -1,0 +1,94 @@
+"""Rule variants as data: a frozen, validated :class:`Variant` and a registry by name.
+
+| name      | fleeing                  |
+|-----------|--------------------------|
+| classic   | not twice in a row       |
+| easy      | any room, also in a row  |
+| hard      | never                    |
+
+Each combines with the weapon rule ``strict`` (a used weapon fights only monsters
+strictly weaker than its last kill) or ``equal`` (weaker or equal).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from .errors import VariantError
+
+__all__ = ["FLEE_RULES", "VARIANTS", "WEAPON_RULES", "Variant", "get_variant"]
+
+FLEE_RULES: Final = ("classic", "easy", "hard")
+WEAPON_RULES: Final = ("strict", "equal")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A rule set: how fleeing works and how weapons wear."""
+
+    name: str = "classic"
+    weapon_rule: str = "strict"
+
+    def __post_init__(self) -> None:
+        if self.name not in FLEE_RULES:
+            raise VariantError(
+                f"unknown variant {self.name!r}; known variants: {', '.join(FLEE_RULES)}"
+            )
+        if self.weapon_rule not in WEAPON_RULES:
+            raise VariantError(
+                f"unknown weapon rule {self.weapon_rule!r}; known rules: {', '.join(WEAPON_RULES)}"
+            )
+
+    @property
+    def may_flee(self) -> bool:
+        return self.name != "hard"
+
+    @property
+    def may_flee_twice(self) -> bool:
+        """Whether a room dealt by a flee may itself be fled."""
+        return self.name == "easy"
+
+    @property
+    def equal_wear(self) -> bool:
+        """Whether a used weapon may fight a monster equal to its last kill."""
+        return self.weapon_rule == "equal"
+
+    @property
+    def code(self) -> int:
+        """Small integer used in the packed state: flee rule * 2 + weapon rule."""
+        return FLEE_RULES.index(self.name) * 2 + WEAPON_RULES.index(self.weapon_rule)
+
+    @classmethod
+    def from_code(cls, code: int) -> Variant:
+        return _BY_CODE[code]
+
+    def __str__(self) -> str:
+        return f"{self.name}/{self.weapon_rule}"
+
+
+VARIANTS: Final[dict[str, Variant]] = {name: Variant(name) for name in FLEE_RULES}
+_BY_CODE: Final = {v.code: v for v in (Variant(n, w) for n in FLEE_RULES for w in WEAPON_RULES)}
+
+
+def get_variant(variant: str | Variant = "classic", weapon_rule: str | None = None) -> Variant:
+    """Look a variant up by name, optionally overriding its weapon rule.
+
+    ``"hard/equal"`` is also read, as printed by ``str(variant)``.
+    """
+    if isinstance(variant, Variant):
+        base = variant
+    else:
+        if not isinstance(variant, str):
+            raise VariantError(f"variant {variant!r} is not a name")
+        name, _, rule = variant.strip().lower().partition("/")
+        if name not in VARIANTS:
+            raise VariantError(
+                f"unknown variant {variant!r}; known variants: {', '.join(FLEE_RULES)}"
+            )
+        base = Variant(name, rule) if rule else VARIANTS[name]
+    if weapon_rule is None:
+        return base
+    if not isinstance(weapon_rule, str):
+        raise VariantError(f"weapon rule {weapon_rule!r} is not a name")
+    return Variant(base.name, weapon_rule.strip().lower())
