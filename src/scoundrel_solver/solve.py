@@ -1,12 +1,138 @@
-"""Public facade of the exact solver (work in progress)."""
+"""Public facade of the exact solver: validate, convert once, run the kernel, explain.
+
+``solve`` accepts a State (any position), a deck (text or cards, top first) or
+a seed; it returns a :class:`SolveResult` whose line replays through
+``scoundrel_core`` to the reported score (checked before returning).
+"""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 
-from scoundrel_core import Card, State
+import numpy as np
 
+import scoundrel_core as sc
+from scoundrel_core import Card, Kind, State
+
+from . import _kernel as k
+from ._layout import (
+    F_CAP,
+    F_FLED,
+    F_HP,
+    F_ND,
+    F_NR,
+    F_PU,
+    F_R0,
+    F_REM,
+    F_RES,
+    F_W,
+    FLEE_ANY,
+    FLEE_NEVER,
+    FLEE_NOT_TWICE,
+    MOVE_FLEE,
+    NF,
+    monster_type,
+    potion_type,
+    weapon_type,
+)
 from .result import SolveResult
+from .table import DEFAULT_TABLE_MIB, TranspositionTable
+
+__all__ = ["card_type", "solve", "state_row"]
+
+_FLEE_RULE = {"classic": FLEE_NOT_TWICE, "easy": FLEE_ANY, "hard": FLEE_NEVER}
+_tables: dict[int, TranspositionTable] = {}
+
+
+def card_type(c: Card) -> int:
+    """The solver's type of a card (see ``_layout``)."""
+    if c.kind is Kind.MONSTER:
+        return monster_type(c.value)
+    if c.kind is Kind.WEAPON:
+        return weapon_type(c.value)
+    return potion_type(c.value)
+
+
+def state_row(s: State) -> np.ndarray:
+    """The kernel row of a position that is not over."""
+    row = np.zeros(NF, np.int64)
+    for i, c in enumerate(s.dungeon):
+        k.set_dungeon_type(row, i, card_type(c))
+    row[F_ND] = s.dungeon_size
+    for i, c in enumerate(s.room):
+        row[F_R0 + i] = card_type(c)
+    row[F_NR] = len(s.room)
+    rem = 0
+    for c in s.dungeon + s.room:
+        rem += int(k.REM_BIT[card_type(c)])
+    row[F_REM] = rem
+    row[F_HP] = s.health
+    row[F_W] = s.weapon_value
+    row[F_CAP] = s.weapon_reach
+    row[F_PU] = int(s.potion_used)
+    row[F_RES] = s.resolved_in_room
+    # Under easy a run of flees is one macro move, so any position may start one.
+    row[F_FLED] = int(s.fled_last) if s.variant.name == "classic" else 0
+    k._canonical_weapon(row)
+    return row
+
+
+def _table(mib: int) -> TranspositionTable:
+    table = _tables.get(mib)
+    if table is None:
+        _tables.clear()  # keep one table alive at a time: memory is the budget
+        table = _tables[mib] = TranspositionTable(mib)
+    return table
+
+
+def _start_state(
+    game_or_deck: State | str | Iterable[str | Card] | int,
+    variant: str | sc.Variant,
+    weapon_rule: str | None,
+) -> tuple[State, int | None]:
+    if isinstance(game_or_deck, State):
+        s = game_or_deck
+        if weapon_rule is not None or (variant not in ("classic", s.variant)):
+            v = sc.get_variant(variant, weapon_rule)
+            if v != s.variant:
+                raise sc.VariantError(
+                    f"the position is {s.variant}; it cannot be solved as {v}"
+                )
+        return s, None
+    if isinstance(game_or_deck, bool):
+        raise sc.SeedError(f"seed {game_or_deck!r} is not an integer")
+    if isinstance(game_or_deck, int):
+        return sc.new_game(seed=game_or_deck, variant=variant, weapon_rule=weapon_rule), game_or_deck
+    return sc.new_game(deck=game_or_deck, variant=variant, weapon_rule=weapon_rule), None
+
+
+def _moves_to_actions(s: State, moves: Iterable[int]) -> list[sc.Action]:
+    """Turn kernel moves (card types) into actions on real cards, replaying as it goes."""
+    acts: list[sc.Action] = []
+    for m in moves:
+        if m >= MOVE_FLEE:
+            for _ in range(m - MOVE_FLEE):
+                acts.append(sc.FLEE)
+                s = sc.apply(s, sc.FLEE)
+            continue
+        t, with_weapon = divmod(m, 2)
+        c = next(c for c in s.room if card_type(c) == t)
+        a = sc.Action(2 * c.id + with_weapon)
+        acts.append(a)
+        s = sc.apply(s, a)
+    return acts
+
+
+def _greedy_line(s: State) -> list[sc.Action]:
+    """A quick complete line (keep health high, never flee) for when no line was found."""
+    acts: list[sc.Action] = []
+    while not s.is_over:
+        options = [a for a in sc.legal_actions(s) if not a.is_flee]
+        a = max(options, key=lambda a: (sc.apply(s, a).health, -int(a)))
+        acts.append(a)
+        s = sc.apply(s, a)
+    return acts
 
 
 def solve(
@@ -15,5 +141,72 @@ def solve(
     weapon_rule: str | None = None,
     max_nodes: int | None = None,
     max_seconds: float | None = None,
+    table_mib: int = DEFAULT_TABLE_MIB,
 ) -> SolveResult:
-    raise NotImplementedError
+    """The best score reachable with the whole dungeon known, and a line reaching it.
+
+    ``game_or_deck``: a position, a deck (text or cards, top of the dungeon
+    first; all 44 cards) or a seed. ``max_nodes``/``max_seconds`` stop the
+    search early; the result then says ``proven=False`` and carries the best
+    line found so far. ``table_mib`` caps the transposition table's memory.
+    """
+    start, seed = _start_state(game_or_deck, variant, weapon_rule)
+    if max_nodes is not None and (not isinstance(max_nodes, int) or max_nodes < 1):
+        raise ValueError(f"max_nodes {max_nodes!r} must be a positive integer")
+    if max_seconds is not None and not max_seconds > 0:
+        raise ValueError(f"max_seconds {max_seconds!r} must be positive")
+    v = start.variant
+    deck = tuple(str(c) for c in start.room + start.dungeon)
+    t0 = time.perf_counter()
+
+    def result(score: int, ub: int, proven: bool, line: list[sc.Action], nodes: int,
+               stopped: str | None) -> SolveResult:
+        return SolveResult(
+            seed=seed, variant=v.name, weapon_rule=v.weapon_rule, deck=deck,
+            start=start.to_text(), best_score=score, upper_bound=ub,
+            winnable=(score > 0) if proven else (True if score > 0 else None),
+            proven=proven, line=tuple(str(a) for a in line), nodes=nodes,
+            seconds=time.perf_counter() - t0, stopped_by=stopped,
+        )
+
+    if start.is_over:
+        score = start.score
+        assert score is not None
+        return result(score, score, True, [], 0, None)
+
+    table = _table(table_mib)
+    g = np.zeros(k.NG, np.int64)
+    g[k.G_STAMP] = table.next_stamp()
+    g[k.G_MAX_NODES] = max_nodes if max_nodes is not None else np.iinfo(np.int64).max // 2
+    g[k.G_FLEE_RULE] = _FLEE_RULE[v.name]
+    g[k.G_EQUAL] = int(v.equal_wear)
+    g[k.G_BUCKET_MASK] = table.bucket_mask
+    g[k.G_NEXT_CHECK] = 1
+    g[k.G_HAS_DEADLINE] = int(max_seconds is not None)
+    g[k.G_BEST] = k.NEG_INF
+    deadline = np.array([t0 + (max_seconds or 0.0)])
+    path = np.zeros(k.MAX_DEPTH, np.int64)
+    best_path = np.zeros(k.MAX_DEPTH, np.int64)
+    row = state_row(start)
+    root_bound = int(k.upper_bound(row[F_REM], row[F_HP], row[F_W], row[F_CAP], int(v.equal_wear)))
+    value = int(k.run_search(row, k.NEG_INF, g, deadline, path, best_path, table.keys,
+                             table.value, table.flag, table.stamp, table.work))
+    nodes = int(g[k.G_NODES])
+    found = int(g[k.G_BEST_LEN])
+    line = _moves_to_actions(start, best_path[:found].tolist()) if found else []
+    if g[k.G_ABORT]:
+        greedy = _greedy_line(start)
+        final = sc.play_line(start, greedy).score
+        best = int(g[k.G_BEST]) if found else None
+        assert final is not None
+        if best is None or final > best:
+            line, best = greedy, final
+        stopped = "max_nodes" if g[k.G_ABORT] == 1 else "max_seconds"
+        return result(best, root_bound, False, line, nodes, stopped)
+    end = sc.play_line(start, line)
+    if end.score != value:
+        raise AssertionError(
+            f"internal error: the line found scores {end.score}, the search proved {value} "
+            f"(start {start})"
+        )
+    return result(value, value, True, line, nodes, None)

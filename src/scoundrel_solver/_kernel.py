@@ -1,0 +1,589 @@
+"""The exact search, compiled by numba. Private: use :func:`scoundrel_solver.solve`.
+
+Memoised depth-first branch and bound over the rows of :mod:`._layout`.
+``_search(d, row, alpha)`` returns the value of the position when it is above
+``alpha`` (exact), else a number ``<= alpha`` that the value cannot exceed
+(fail-soft upper bound). Why each reduction is sound:
+
+* Card types: two monsters of a value are interchangeable, so positions that
+  differ by swapping them have the same value (and one key).
+* Room order only matters for fleeing (the room goes under the dungeon in room
+  order). When the room cannot be fled (a card of it is resolved, it came from
+  a flee under classic, the variant forbids fleeing, the dungeon is empty),
+  the key sorts the room.
+* A weapon's reach is folded into ``cap`` = strongest monster it may fight;
+  it is clipped to the strongest monster left, and a weapon that can fight no
+  monster left is the same as no weapon. "Potion drunk in this room" only
+  matters while a potion is in the room; "fled" only while the room is full.
+* Bound: phi = health - monsters left never decreases except through weapon
+  kills (each adds min(monster, weapon)) and potions (each adds at most its
+  value). The weapon term takes, per monster value, the best weapons that could
+  still kill it, one weapon per monster under the strict rule (a weapon kills a
+  strictly decreasing sequence). A win scores at most 20 plus the largest
+  potion left, and only if phi can reach 20; a loss scores phi at death <= the
+  same sum. See ``_upper_bound``.
+* Children are searched best bound first; once a child reaches the node's
+  bound nothing can beat it, and children whose bound cannot beat the best so
+  far are cut (their bound is still a sound upper bound of their value).
+* ``easy`` allows fleeing any number of times in a row, which makes cycles.
+  Fleeing k times in a row only rotates the room and dungeon by 4k cards, so
+  the search replaces runs of flees by one macro move "flee k times"
+  (k = 1..L-1, where L is the rotation's period) after which the room must be
+  played; a run of length >= L equals a shorter one. The graph is then acyclic
+  and every value is exact.
+* The transposition table has a fixed size. Entries carry the node count of
+  their subtree; a full bucket replaces the cheapest entry. Losing an entry only
+  costs time: a missing entry is searched again.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit, objmode
+
+from ._layout import (
+    F_CAP,
+    F_D0,
+    F_FLED,
+    F_HP,
+    F_ND,
+    F_NR,
+    F_PU,
+    F_R0,
+    F_REM,
+    F_RES,
+    F_W,
+    FLEE_ANY,
+    FLEE_NEVER,
+    MAX_HEALTH,
+    MOVE_FLEE,
+    NF,
+    PER_WORD,
+    TYPE_BITS,
+    TYPE_MASK,
+)
+
+KIND_NONE = 0
+KIND_MONSTER = 1
+KIND_WEAPON = 2
+KIND_POTION = 3
+
+NEG_INF = -100000
+
+# Global counters and settings, one int64 array shared by the recursion.
+G_NODES = 0
+G_BEST = 1
+G_BEST_LEN = 2
+G_ABORT = 3  # 0 running, 1 node limit, 2 time limit
+G_STAMP = 4
+G_MAX_NODES = 5
+G_FLEE_RULE = 6
+G_EQUAL = 7
+G_BUCKET_MASK = 8
+G_NEXT_CHECK = 9
+G_HAS_DEADLINE = 10
+G_STORES = 11
+G_HITS = 12
+NG = 16
+
+MAX_DEPTH = 256
+MAX_CHILDREN = 64
+TIME_CHECK_EVERY = 1 << 14
+BUCKET = 4
+
+FLAG_EXACT = 1
+FLAG_UPPER = 2
+
+
+def _type_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    kind = np.zeros(32, np.int64)
+    value = np.zeros(32, np.int64)
+    rem_bit = np.zeros(32, np.int64)
+    for v in range(2, 15):
+        t = v - 1
+        kind[t], value[t], rem_bit[t] = KIND_MONSTER, v, 1 << (2 * (v - 2))
+    for v in range(2, 11):
+        kind[v + 12], value[v + 12], rem_bit[v + 12] = KIND_WEAPON, v, 1 << (26 + v - 2)
+        kind[v + 21], value[v + 21], rem_bit[v + 21] = KIND_POTION, v, 1 << (35 + v - 2)
+    return kind, value, rem_bit
+
+
+KIND, VALUE, REM_BIT = _type_tables()
+
+
+# -- dungeon words -----------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def dungeon_type(row, i):  # type: ignore[no-untyped-def]
+    return (row[F_D0 + i // PER_WORD] >> ((i % PER_WORD) * TYPE_BITS)) & TYPE_MASK
+
+
+@njit(cache=True, inline="always")
+def set_dungeon_type(row, i, t):  # type: ignore[no-untyped-def]
+    j = F_D0 + i // PER_WORD
+    s = (i % PER_WORD) * TYPE_BITS
+    row[j] = (row[j] & ~(TYPE_MASK << s)) | (t << s)
+
+
+@njit(cache=True)
+def drop_top(row, k):  # type: ignore[no-untyped-def]
+    """Remove the top k (<= 4) cards of the dungeon."""
+    s = TYPE_BITS * k
+    low = (1 << s) - 1
+    top = PER_WORD * TYPE_BITS - s
+    for j in range(3):
+        row[F_D0 + j] = (row[F_D0 + j] >> s) | ((row[F_D0 + j + 1] & low) << top)
+    row[F_D0 + 3] = row[F_D0 + 3] >> s
+    row[F_ND] -= k
+
+
+# -- bound -----------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def monsters_left(rem):  # type: ignore[no-untyped-def]
+    total = 0
+    for v in range(2, 15):
+        total += v * ((rem >> (2 * (v - 2))) & 3)
+    return total
+
+
+@njit(cache=True)
+def upper_bound(rem, hp, w, cap, equal):  # type: ignore[no-untyped-def]
+    """A score the position cannot beat (see the module docstring)."""
+    w1 = 0
+    w2 = 0
+    for v in range(10, 1, -1):
+        if (rem >> (26 + v - 2)) & 1:
+            if w1 == 0:
+                w1 = v
+            else:
+                w2 = v
+                break
+    potions = 0
+    top_potion = 0
+    for v in range(2, 11):
+        if (rem >> (35 + v - 2)) & 1:
+            potions += v
+            top_potion = v
+    phi = hp
+    for v in range(2, 15):
+        k = (rem >> (2 * (v - 2))) & 3
+        if k == 0:
+            continue
+        phi -= k * v
+        e0 = w if (w > 0 and v <= cap) else 0
+        if equal:
+            a = e0 if e0 > w1 else w1
+            phi += k * min(v, a)
+        else:
+            if e0 >= w1:
+                a, b = e0, w1
+            elif e0 >= w2:
+                a, b = w1, e0
+            else:
+                a, b = w1, w2
+            phi += min(v, a)
+            if k == 2:
+                phi += min(v, b)
+    h = phi + potions
+    if h >= MAX_HEALTH:
+        return MAX_HEALTH + top_potion
+    return h
+
+
+# -- children ------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _canonical_weapon(c):  # type: ignore[no-untyped-def]
+    if c[F_W] == 0:
+        c[F_CAP] = 0
+        return
+    rem = c[F_REM]
+    strongest = 0
+    weakest = 0
+    for v in range(2, 15):
+        if (rem >> (2 * (v - 2))) & 3:
+            if weakest == 0:
+                weakest = v
+            strongest = v
+    if c[F_CAP] > strongest:
+        c[F_CAP] = strongest
+    if c[F_CAP] < weakest or strongest == 0:
+        c[F_W] = 0
+        c[F_CAP] = 0
+
+
+@njit(cache=True)
+def _resolve(row, c, slot, with_weapon, equal):  # type: ignore[no-untyped-def]
+    """Write into ``c`` the position after resolving room card ``slot``.
+
+    Returns (terminal, score_or_bound).
+    """
+    for f in range(NF):
+        c[f] = row[f]
+    t = row[F_R0 + slot]
+    nr = row[F_NR]
+    for i in range(slot, nr - 1):
+        c[F_R0 + i] = row[F_R0 + i + 1]
+    c[F_R0 + nr - 1] = 0
+    nr -= 1
+    c[F_NR] = nr
+    c[F_REM] = row[F_REM] - REM_BIT[t]
+    kind = KIND[t]
+    v = VALUE[t]
+    hp = row[F_HP]
+    if kind == KIND_POTION:
+        if c[F_PU] == 0:
+            hp = min(MAX_HEALTH, hp + v)
+        c[F_PU] = 1
+    elif kind == KIND_WEAPON:
+        c[F_W] = v
+        c[F_CAP] = 14
+    elif with_weapon:
+        hp -= max(0, v - row[F_W])
+        c[F_CAP] = v if equal else v - 1
+    else:
+        hp -= v
+    c[F_HP] = hp
+    c[F_FLED] = 0
+    res = row[F_RES] + 1
+    nd = row[F_ND]
+    if hp <= 0:
+        return True, hp - monsters_left(c[F_REM])
+    if nr == 0 and nd == 0:
+        bonus = v if (kind == KIND_POTION and hp == MAX_HEALTH) else 0
+        return True, hp + bonus
+    if res == 3 and nd > 0:
+        k = min(3, nd)
+        for j in range(k):
+            c[F_R0 + nr + j] = dungeon_type(c, j)
+        drop_top(c, k)
+        c[F_NR] = nr + k
+        res = 0
+        c[F_PU] = 0
+    c[F_RES] = res
+    _canonical_weapon(c)
+    return False, upper_bound(c[F_REM], hp, c[F_W], c[F_CAP], equal)
+
+
+@njit(cache=True)
+def _flee(row, c, k):  # type: ignore[no-untyped-def]
+    """Write into ``c`` the position after fleeing ``k`` times in a row."""
+    for f in range(NF):
+        c[f] = row[f]
+    nd = row[F_ND]
+    n = 4 + nd
+    shift = (4 * k) % n
+    tape = np.empty(n, np.int64)
+    for j in range(4):
+        tape[j] = row[F_R0 + j]
+    for j in range(nd):
+        tape[4 + j] = dungeon_type(row, j)
+    for j in range(4):
+        c[F_R0 + j] = tape[(j + shift) % n]
+    for w in range(4):
+        c[F_D0 + w] = 0
+    for j in range(nd):
+        set_dungeon_type(c, j, tape[(4 + j + shift) % n])
+    c[F_FLED] = 1
+    c[F_RES] = 0
+    c[F_PU] = 0
+
+
+@njit(cache=True)
+def _gcd(a, b):  # type: ignore[no-untyped-def]
+    while b:
+        a, b = b, a % b
+    return a
+
+
+@njit(cache=True)
+def may_flee(row, flee_rule):  # type: ignore[no-untyped-def]
+    return (
+        flee_rule != FLEE_NEVER
+        and row[F_NR] == 4
+        and row[F_RES] == 0
+        and row[F_ND] > 0
+        and row[F_FLED] == 0
+    )
+
+
+@njit(cache=True)
+def children(row, kids, bound, move, terminal, flee_rule, equal):  # type: ignore[no-untyped-def]
+    """Fill the child arrays of one depth; returns how many children there are."""
+    n = 0
+    seen = 0
+    w = row[F_W]
+    cap = row[F_CAP]
+    for i in range(row[F_NR]):
+        t = row[F_R0 + i]
+        if (seen >> t) & 1:
+            continue  # the same type twice in the room: one child serves both
+        seen |= 1 << t
+        terminal[n], bound[n] = _resolve(row, kids[n], i, False, equal)
+        move[n] = 2 * t
+        n += 1
+        if KIND[t] == KIND_MONSTER and w > 0 and VALUE[t] <= cap:
+            terminal[n], bound[n] = _resolve(row, kids[n], i, True, equal)
+            move[n] = 2 * t + 1
+            n += 1
+    if may_flee(row, flee_rule):
+        flee_bound = upper_bound(row[F_REM], row[F_HP], w, cap, equal)
+        runs = 1
+        if flee_rule == FLEE_ANY:
+            size = 4 + row[F_ND]
+            runs = size // _gcd(size, 4) - 1
+        for k in range(1, runs + 1):
+            if n >= kids.shape[0]:
+                break
+            _flee(row, kids[n], k)
+            terminal[n] = False
+            bound[n] = flee_bound
+            move[n] = MOVE_FLEE + k
+            n += 1
+    return n
+
+
+# -- keys and the table -------------------------------------------------------------------
+
+
+@njit(cache=True)
+def make_key(row, key, flee_rule):  # type: ignore[no-untyped-def]
+    for j in range(4):
+        key[j] = row[F_D0 + j]
+    nr = row[F_NR]
+    r0 = row[F_R0]
+    r1 = row[F_R0 + 1]
+    r2 = row[F_R0 + 2]
+    r3 = row[F_R0 + 3]
+    fleeable = may_flee(row, flee_rule)
+    if not fleeable:
+        # Sort the room: its order can no longer matter.
+        if r0 > r1:
+            r0, r1 = r1, r0
+        if r2 > r3:
+            r2, r3 = r3, r2
+        if r0 > r2:
+            r0, r2 = r2, r0
+        if r1 > r3:
+            r1, r3 = r3, r1
+        if r1 > r2:
+            r1, r2 = r2, r1
+    room = r0 | (r1 << 5) | (r2 << 10) | (r3 << 15)
+    potion_in_room = False
+    for i in range(nr):
+        if KIND[row[F_R0 + i]] == KIND_POTION:
+            potion_in_room = True
+    pu = row[F_PU] if potion_in_room else 0
+    fled = row[F_FLED] if (nr == 4 and row[F_RES] == 0 and row[F_ND] > 0) else 0
+    key[4] = (
+        room
+        | (row[F_HP] << 20)
+        | (row[F_W] << 25)
+        | (row[F_CAP] << 29)
+        | (pu << 33)
+        | (fled << 34)
+    )
+
+
+@njit(cache=True)
+def key_hash(key):  # type: ignore[no-untyped-def]
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for j in range(5):
+        h = (h ^ np.uint64(key[j])) * np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(31)
+    h = (h ^ (h >> np.uint64(29))) * np.uint64(0x94D049BB133111EB)
+    return h ^ (h >> np.uint64(32))
+
+
+@njit(cache=True)
+def tt_find(key, base, t_keys, t_stamp, stamp):  # type: ignore[no-untyped-def]
+    for s in range(base, base + BUCKET):
+        if t_stamp[s] == stamp:
+            same = True
+            for j in range(5):
+                if t_keys[s, j] != key[j]:
+                    same = False
+                    break
+            if same:
+                return s
+    return -1
+
+
+@njit(cache=True)
+def tt_store(key, base, value, flag, work, t_keys, t_value, t_flag, t_stamp, t_work, stamp):  # type: ignore[no-untyped-def]
+    slot = tt_find(key, base, t_keys, t_stamp, stamp)
+    if slot < 0:
+        slot = base
+        cheapest = -1
+        for s in range(base, base + BUCKET):
+            if t_stamp[s] != stamp:
+                slot = s
+                break
+            if cheapest < 0 or t_work[s] < cheapest:
+                cheapest = t_work[s]
+                slot = s
+    for j in range(5):
+        t_keys[slot, j] = key[j]
+    t_value[slot] = value
+    t_flag[slot] = flag
+    t_stamp[slot] = stamp
+    t_work[slot] = min(work, 0xFFFFFFFF)
+
+
+# -- the search ---------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _now():  # type: ignore[no-untyped-def]
+    with objmode(t="float64"):
+        t = time.perf_counter()
+    return t
+
+
+@njit(cache=True)
+def _sort_children(d, n, bound, terminal, kids, order):  # type: ignore[no-untyped-def]
+    """Best bound first; among equal bounds, more health first (insertion sort, n is small)."""
+    ordr = order[d]
+    for j in range(n):
+        ordr[j] = j
+    for j in range(1, n):
+        x = ordr[j]
+        kx = bound[d, x] * 64 + (63 if terminal[d, x] else kids[d, x, F_HP])
+        i = j - 1
+        while i >= 0:
+            y = ordr[i]
+            ky = bound[d, y] * 64 + (63 if terminal[d, y] else kids[d, y, F_HP])
+            if ky >= kx:
+                break
+            ordr[i + 1] = y
+            i -= 1
+        ordr[i + 1] = x
+
+
+# Steps of the explicit-stack search (numba's cache mishandles recursive functions).
+_ENTER = 0
+_NEXT = 1
+_FINISH = 2
+_RETURN = 3
+
+
+@njit(cache=True)
+def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_value, t_flag, t_stamp, t_work):  # type: ignore[no-untyped-def]  # noqa: E501
+    """Search from ``root``: its value if > alpha (exact), else an upper bound <= alpha.
+
+    Returns NEG_INF when a limit stopped the search (``g[G_ABORT]`` says which).
+    Depth-first with an explicit stack; frame ``d`` holds the position at depth
+    ``d`` (the root, or child ``child[d - 1]`` of depth ``d - 1``).
+    """
+    kids = np.zeros((MAX_DEPTH, MAX_CHILDREN, NF), np.int64)
+    bound = np.zeros((MAX_DEPTH, MAX_CHILDREN), np.int64)
+    move = np.zeros((MAX_DEPTH, MAX_CHILDREN), np.int64)
+    terminal = np.zeros((MAX_DEPTH, MAX_CHILDREN), np.bool_)
+    order = np.zeros((MAX_DEPTH, MAX_CHILDREN), np.int64)
+    keys = np.zeros((MAX_DEPTH, 5), np.int64)
+    f_alpha = np.zeros(MAX_DEPTH, np.int64)
+    f_ub = np.zeros(MAX_DEPTH, np.int64)
+    f_best = np.zeros(MAX_DEPTH, np.int64)
+    f_next = np.zeros(MAX_DEPTH, np.int64)
+    f_n = np.zeros(MAX_DEPTH, np.int64)
+    f_base = np.zeros(MAX_DEPTH, np.int64)
+    f_nodes = np.zeros(MAX_DEPTH, np.int64)
+    child = np.zeros(MAX_DEPTH, np.int64)
+    equal = g[G_EQUAL]
+    flee_rule = g[G_FLEE_RULE]
+    stamp = g[G_STAMP]
+    d = 0
+    f_alpha[0] = alpha
+    ret = NEG_INF
+    step = _ENTER
+    while True:
+        if step == _ENTER:
+            row = root if d == 0 else kids[d - 1, child[d - 1]]
+            g[G_NODES] += 1
+            if g[G_NODES] >= g[G_NEXT_CHECK]:
+                g[G_NEXT_CHECK] = min(g[G_NODES] + TIME_CHECK_EVERY, g[G_MAX_NODES])
+                if g[G_NODES] >= g[G_MAX_NODES]:
+                    g[G_ABORT] = 1
+                    return NEG_INF
+                if g[G_HAS_DEADLINE] and _now() > deadline[0]:
+                    g[G_ABORT] = 2
+                    return NEG_INF
+            a0 = f_alpha[d]
+            ub = upper_bound(row[F_REM], row[F_HP], row[F_W], row[F_CAP], equal)
+            if ub <= a0:
+                ret = ub
+                step = _RETURN
+                continue
+            key = keys[d]
+            make_key(row, key, flee_rule)
+            base = np.int64(key_hash(key) & np.uint64(g[G_BUCKET_MASK])) * BUCKET
+            slot = tt_find(key, base, t_keys, t_stamp, stamp)
+            if slot >= 0:
+                g[G_HITS] += 1
+                tv = np.int64(t_value[slot])
+                if t_flag[slot] == FLAG_EXACT or tv <= a0:
+                    ret = tv
+                    step = _RETURN
+                    continue
+                ub = min(ub, tv)
+            f_ub[d] = ub
+            f_base[d] = base
+            f_nodes[d] = g[G_NODES]
+            n = children(row, kids[d], bound[d], move[d], terminal[d], flee_rule, equal)
+            _sort_children(d, n, bound, terminal, kids, order)
+            f_n[d] = n
+            f_next[d] = 0
+            f_best[d] = NEG_INF
+            step = _NEXT
+        elif step == _NEXT:
+            step = _FINISH
+            while f_next[d] < f_n[d]:
+                j = order[d, f_next[d]]
+                f_next[d] += 1
+                best = f_best[d]
+                a = f_alpha[d] if f_alpha[d] > best else best
+                b = bound[d, j]
+                if b <= a:
+                    # Sorted by bound: no child from here on can beat a.
+                    if b > best:
+                        f_best[d] = b
+                    break
+                path[d] = move[d, j]
+                if terminal[d, j]:
+                    if b > g[G_BEST]:
+                        g[G_BEST] = b
+                        for i in range(d + 1):
+                            best_path[i] = path[i]
+                        g[G_BEST_LEN] = d + 1
+                    if b > best:
+                        f_best[d] = b
+                        if b >= f_ub[d]:
+                            break
+                    continue
+                child[d] = j
+                f_alpha[d + 1] = a
+                d += 1
+                step = _ENTER
+                break
+        elif step == _FINISH:
+            best = f_best[d]
+            flag = FLAG_EXACT if best > f_alpha[d] else FLAG_UPPER
+            tt_store(keys[d], f_base[d], best, flag, g[G_NODES] - f_nodes[d], t_keys, t_value,
+                     t_flag, t_stamp, t_work, stamp)
+            ret = best
+            step = _RETURN
+        else:  # _RETURN: hand ret to the parent frame
+            if d == 0:
+                return ret
+            d -= 1
+            step = _NEXT
+            if ret > f_best[d]:
+                f_best[d] = ret
+                if ret >= f_ub[d]:
+                    step = _FINISH

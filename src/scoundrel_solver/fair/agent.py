@@ -1,0 +1,152 @@
+"""The fair expectimax agent: chooses from the information state alone.
+
+The search (see ``_kernel``) is expectimax over the player's decisions inside
+a room (deterministic) and the refills and flees (chance: a multiset of cards
+drawn from the unseen ones, hypergeometric). Depth counts chance nodes
+(refills or flees) expanded below the decision. The agent deepens one level
+at a time while the previous search was inexact and the next one is
+predicted to fit in ``node_budget`` decision nodes; a search that never
+needed a leaf evaluation is exact, and the agent reports that.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+
+from scoundrel_core import Action, Card, Kind
+from scoundrel_core.info import InfoState
+
+from . import _kernel as K
+from .leaf import weights_array
+
+__all__ = ["ActionValue", "FairAgent", "card_type", "info_arrays"]
+
+EXACT_DEPTH: Final = 64
+_CFG_FLEE: Final = {"classic": 0, "easy": 1, "hard": 2}
+
+
+def card_type(c: Card) -> int:
+    """The kernel's type index of a card (monster 0..12, weapon 13..21, potion 22..30)."""
+    if c.kind is Kind.MONSTER:
+        return c.value - 2
+    if c.kind is Kind.WEAPON:
+        return K.WEAPON0 + c.value - 2
+    return K.POTION0 + c.value - 2
+
+
+@dataclass(frozen=True)
+class ActionValue:
+    """One root action's expected final score, and whether the number is exact."""
+
+    action: Action
+    value: float
+    exact: bool
+
+
+def info_arrays(info: InfoState) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
+    """(unseen counts, bottom buffer, bottom length, cfg) for the kernel."""
+    cnt = np.zeros(K.NTYPES, np.int64)
+    for c in info.unseen:
+        cnt[card_type(c)] += 1
+    bot = np.zeros(K.BOTTOM_CAP, np.int64)
+    for i, c in enumerate(info.bottom):
+        bot[i] = card_type(c)
+    cfg = np.array([_CFG_FLEE[info.variant.name], int(info.variant.equal_wear)], np.int64)
+    return cnt, bot, len(info.bottom), cfg
+
+
+def _room_word(info: InfoState) -> int:
+    word = 0
+    for i, c in enumerate(info.room):
+        word |= card_type(c) << (5 * i)
+    return word
+
+
+class FairAgent:
+    """Expectimax on the information state; deterministic for a given state.
+
+    ``node_budget`` bounds the decision nodes of the deepest search tried
+    (a prediction from the previous depth); ``max_depth`` caps the depth
+    (``None``: up to exact).
+    """
+
+    def __init__(
+        self,
+        node_budget: int = 200_000,
+        max_depth: int | None = None,
+        weights: dict[str, float] | None = None,
+        min_depth: int = 1,
+    ) -> None:
+        self.node_budget = node_budget
+        self.max_depth = EXACT_DEPTH if max_depth is None else max_depth
+        self.min_depth = min(min_depth, self.max_depth)
+        self.par = weights_array(weights)
+        self.nodes = 0
+        self.memo_limit = 2_000_000
+        self._memo = K.new_memo()
+        self._memo_cfg: tuple[int, int] = (-1, -1)
+
+    def reset(self) -> None:
+        """Forget the memo (it is also dropped when it grows past ``memo_limit``)."""
+        self._memo = K.new_memo()
+
+    def search(self, info: InfoState, depth: int) -> tuple[list[ActionValue], int]:
+        """Every legal action valued at one fixed depth, and the decision nodes used."""
+        acts = info.legal_actions()
+        if not acts:
+            return [], 0
+        slots = np.zeros(len(acts), np.int64)
+        modes = np.zeros(len(acts), np.int64)
+        for i, a in enumerate(acts):
+            if a.is_flee:
+                modes[i] = 2
+            else:
+                c = a.card
+                assert c is not None
+                slots[i] = info.room.index(c)
+                modes[i] = 1 if a.with_weapon else 0
+        cnt, bot, nbot, cfg = info_arrays(info)
+        key = (int(cfg[0]), int(cfg[1]))
+        if key != self._memo_cfg or len(self._memo) > self.memo_limit:
+            self._memo = K.new_memo()
+            self._memo_cfg = key
+        out = np.zeros(len(acts), np.float64)
+        exact = np.zeros(len(acts), np.int64)
+        stats = np.zeros(2, np.int64)
+        K.search_root(
+            cnt, bot, nbot, _room_word(info), len(info.room), info.health, info.weapon_value,
+            info.last_kill, int(info.potion_used), info.resolved_in_room, int(info.fled_last),
+            depth, slots, modes, cfg, self.par, out, exact, stats, self._memo,
+        )
+        vals = [ActionValue(a, float(out[i]), bool(exact[i])) for i, a in enumerate(acts)]
+        return vals, int(stats[0])
+
+    def evaluate(self, info: InfoState) -> list[ActionValue]:
+        """Every legal action valued by iterative deepening within the node budget."""
+        depth = self.min_depth
+        vals, nodes = self.search(info, depth)
+        self.nodes += nodes
+        prev = max(nodes, 1)
+        while depth < self.max_depth and not all(v.exact for v in vals):
+            growth = max(nodes / prev, 30.0) if depth > self.min_depth else 300.0
+            if nodes * growth > self.node_budget:
+                break
+            depth += 1
+            prev = max(nodes, 1)
+            vals, nodes = self.search(info, depth)
+            self.nodes += nodes
+        return vals
+
+    def choose(self, info: InfoState) -> tuple[Action, bool]:
+        """The action with the best value (ties: lowest action) and whether it was exact."""
+        vals = self.evaluate(info)
+        if not vals:
+            raise ValueError(f"no legal action in {info.to_text()}")
+        best = max(vals, key=lambda v: (v.value, -int(v.action)))
+        return best.action, all(v.exact for v in vals)
+
+    def __call__(self, info: InfoState) -> Action:
+        return self.choose(info)[0]
