@@ -63,6 +63,9 @@ class Action(int):
 
 FLEE: Final = Action(FLEE_ID)
 
+ACTIONS: Final[tuple[Action, ...]] = tuple(Action(i) for i in range(NUM_ACTIONS))
+"""Every action, indexed by its integer (shared instances, no allocation per move)."""
+
 
 def resolve(c: Card) -> Action:
     """Equip, drink, or fight barehanded."""

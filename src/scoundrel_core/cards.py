@@ -52,18 +52,20 @@ _SUIT_SYMBOLS: Final = {"♣": "C", "♠": "S", "♦": "D", "♥": "H", "♧": "
 class Card:
     """One card: a suit letter and a value. Use :func:`card` or :func:`parse_card`."""
 
-    __slots__ = ("id", "kind", "suit", "value")
+    __slots__ = ("_text", "id", "kind", "suit", "value")
 
     id: int
     suit: str
     value: int
     kind: Kind
+    _text: str
 
     def __init__(self, card_id: int, suit: str, value: int) -> None:
         object.__setattr__(self, "id", card_id)
         object.__setattr__(self, "suit", suit)
         object.__setattr__(self, "value", value)
         object.__setattr__(self, "kind", _SUIT_KIND[suit])
+        object.__setattr__(self, "_text", _RANK_TEXT.get(value, str(value)) + suit)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Card is immutable")
@@ -86,7 +88,7 @@ class Card:
         return _RANK_TEXT.get(self.value, str(self.value))
 
     def __str__(self) -> str:
-        return self.rank + self.suit
+        return self._text
 
     def __repr__(self) -> str:
         return f"Card({self})"

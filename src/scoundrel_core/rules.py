@@ -10,11 +10,30 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .actions import FLEE, FLEE_ID, Action, parse_action_text
-from .cards import Card, Kind, parse_deck
+from .actions import ACTIONS, FLEE, FLEE_ID, Action, parse_action_text
+from .cards import FULL_DECK, Card, Kind, parse_deck
 from .deal import check_seed, deal
 from .errors import DeckError, IllegalActionError
-from .state import MAX_HEALTH, State
+from .state import (
+    HEALTH_OFFSET,
+    MASK_3,
+    MASK_4,
+    MASK_6,
+    MAX_HEALTH,
+    SCORE_OFFSET,
+    SHIFT_FLED,
+    SHIFT_HEALTH,
+    SHIFT_LAST_KILL,
+    SHIFT_OVER,
+    SHIFT_POTION_USED,
+    SHIFT_RESOLVED,
+    SHIFT_ROOM,
+    SHIFT_ROOM_SIZE,
+    SHIFT_SCORE,
+    SHIFT_VARIANT,
+    SHIFT_WEAPON,
+    State,
+)
 from .variants import Variant, get_variant
 
 __all__ = [
@@ -63,18 +82,41 @@ def _can_flee(s: State) -> bool:
     return v.may_flee_twice or not s.fled_last
 
 
-def legal_actions(s: State) -> tuple[Action, ...]:
-    """The legal actions in ascending order (card id order, flee last); empty once over."""
-    if s.is_over:
-        return ()
+# Per card id: kind and value, as plain tuples for the packed-word fast path.
+_KIND = tuple(int(c.kind) for c in FULL_DECK)
+_VALUE = tuple(c.value for c in FULL_DECK)
+_MONSTER = int(Kind.MONSTER)
+_POTION = int(Kind.POTION)
+_WEAPON = int(Kind.WEAPON)
+_ROOM_MASK = (1 << 24) - 1
+
+
+def _legal_ids(s: State) -> list[int]:
+    """The legal actions as sorted integers, read straight off the packed words."""
+    info = s._info
+    if (info >> SHIFT_OVER) & 1:
+        return []
+    nr = (info >> SHIFT_ROOM_SIZE) & MASK_3
+    room = info >> SHIFT_ROOM
+    weapon = (info >> SHIFT_WEAPON) & MASK_4
+    last = (info >> SHIFT_LAST_KILL) & MASK_4
+    equal = (info >> SHIFT_VARIANT) & 1
+    reach = (14 if not last else (last if equal else last - 1)) if weapon else 0
     acts: list[int] = []
-    for c in s.room:
-        acts.append(2 * c.id)
-        if c.kind is Kind.MONSTER and s.weapon_can_fight(c.value):
-            acts.append(2 * c.id + 1)
+    for i in range(nr):
+        cid = ((room >> (6 * i)) & MASK_6) - 1
+        acts.append(2 * cid)
+        if _KIND[cid] == _MONSTER and _VALUE[cid] <= reach:
+            acts.append(2 * cid + 1)
     if _can_flee(s):
         acts.append(FLEE_ID)
-    return tuple(Action(a) for a in sorted(acts))
+    acts.sort()
+    return acts
+
+
+def legal_actions(s: State) -> tuple[Action, ...]:
+    """The legal actions in ascending order (card id order, flee last); empty once over."""
+    return tuple(ACTIONS[a] for a in _legal_ids(s))
 
 
 def why_illegal(s: State, action: Action | int | str) -> str | None:
@@ -101,6 +143,8 @@ def why_illegal(s: State, action: Action | int | str) -> str | None:
     if c not in s.room:
         return f"{c} is not in the room"
     if a.with_weapon:
+        if not c.is_monster:
+            return f"{c} is not a monster, so it cannot be fought with the weapon"
         if not s.weapon_value:
             return "no weapon is equipped"
         if not s.weapon_can_fight(c.value):
@@ -135,71 +179,91 @@ def parse_action(text: str, s: State) -> Action:
 def apply(s: State, action: Action | int | str) -> State:
     """The state after ``action``; ``s`` itself is unchanged."""
     a = _as_action(action)
-    reason = why_illegal(s, a)
-    if reason is not None:
+    if int(a) not in _legal_ids(s):
+        reason = why_illegal(s, a) or "not a legal action here"
         raise IllegalActionError(f"illegal action {str(a)!r} ({reason}) in state: {s}")
-    room = list(s.room)
-    dungeon = list(s.dungeon)
-    v = s.variant
-    if a.is_flee:
+    return _apply_legal(s, int(a))
+
+
+def _field(word: int, shift: int, mask: int) -> int:
+    return (word >> shift) & mask
+
+
+def _put(word: int, shift: int, mask: int, value: int) -> int:
+    return (word & ~(mask << shift)) | (value << shift)
+
+
+def _apply_legal(s: State, a: int) -> State:
+    """The transition on the packed words (see the layout in ``state.py``); ``a`` is legal."""
+    dungeon = s._dungeon
+    info = s._info
+    nd = info & MASK_6
+    nr = _field(info, SHIFT_ROOM_SIZE, MASK_3)
+    room = _field(info, SHIFT_ROOM, _ROOM_MASK)
+    if a == FLEE_ID:
         # The room goes under the dungeon in room order; a new room comes off the top.
-        tape = dungeon + room
-        return State.from_parts(
-            dungeon=tape[ROOM_SIZE:],
-            room=tape[:ROOM_SIZE],
-            health=s.health,
-            weapon=s.weapon,
-            last_kill=s.last_kill,
-            fled=True,
-            variant=v,
-        )
-    c = a.card
-    assert c is not None
-    room.remove(c)
-    health = s.health
-    weapon = s.weapon
-    last_kill = s.last_kill
-    potion_used = s.potion_used
-    if c.kind is Kind.POTION:
+        tape = dungeon | (room << (6 * nd))
+        info = _put(info, SHIFT_ROOM, _ROOM_MASK, tape & _ROOM_MASK)
+        info = _put(info, SHIFT_RESOLVED, MASK_3, 0)
+        info = _put(info, SHIFT_POTION_USED, 1, 0)
+        info = _put(info, SHIFT_FLED, 1, 1)
+        return State(tape >> 24, info)
+    cid = a >> 1
+    slot = next(i for i in range(nr) if ((room >> (6 * i)) & MASK_6) == cid + 1)
+    low = room & ((1 << (6 * slot)) - 1)
+    room = low | ((room >> (6 * (slot + 1))) << (6 * slot))
+    nr -= 1
+    kind = _KIND[cid]
+    value = _VALUE[cid]
+    health = _field(info, SHIFT_HEALTH, MASK_6) - HEALTH_OFFSET
+    potion_used = _field(info, SHIFT_POTION_USED, 1)
+    if kind == _POTION:
         if not potion_used:
-            health = min(MAX_HEALTH, health + c.value)
-        potion_used = True
-    elif c.kind is Kind.WEAPON:
-        weapon, last_kill = c, None
-    elif a.with_weapon:
-        health -= max(0, c.value - s.weapon_value)
-        last_kill = c.value
+            health = min(MAX_HEALTH, health + value)
+        potion_used = 1
+    elif kind == _WEAPON:
+        info = _put(info, SHIFT_WEAPON, MASK_4, value)
+        info = _put(info, SHIFT_LAST_KILL, MASK_4, 0)
+    elif a & 1:
+        health -= max(0, value - _field(info, SHIFT_WEAPON, MASK_4))
+        info = _put(info, SHIFT_LAST_KILL, MASK_4, value)
     else:
-        health -= c.value
-    resolved = s.resolved_in_room + 1
+        health -= value
+    resolved = _field(info, SHIFT_RESOLVED, MASK_3) + 1
     over = False
-    score = None
+    score = 0
     if health <= 0:
         over = True
-        score = health - sum(x.value for x in dungeon + room if x.kind is Kind.MONSTER)
-    elif not room and not dungeon:
+        left = 0
+        for word, n in ((dungeon, nd), (room, nr)):
+            for i in range(n):
+                c = ((word >> (6 * i)) & MASK_6) - 1
+                if _KIND[c] == _MONSTER:
+                    left += _VALUE[c]
+        score = health - left
+    elif not nr and not nd:
         over = True
-        bonus = c.value if c.kind is Kind.POTION and health == MAX_HEALTH else 0
-        score = health + bonus
-    elif resolved == ROOM_SIZE - 1 and dungeon:
+        score = health + (value if kind == _POTION and health == MAX_HEALTH else 0)
+    elif resolved == 3 and nd:
         # Three resolved: the fourth card stays and the room refills from the top.
-        draw = ROOM_SIZE - len(room)
-        room += dungeon[:draw]
-        dungeon = dungeon[draw:]
+        draw = min(4 - nr, nd)
+        room |= (dungeon & ((1 << (6 * draw)) - 1)) << (6 * nr)
+        dungeon >>= 6 * draw
+        nr += draw
+        nd -= draw
         resolved = 0
-        potion_used = False
-    return State.from_parts(
-        dungeon=dungeon,
-        room=room,
-        health=health,
-        weapon=weapon,
-        last_kill=last_kill,
-        potion_used=potion_used,
-        resolved=resolved,
-        variant=v,
-        over=over,
-        score=score,
-    )
+        potion_used = 0
+    info = _put(info, 0, MASK_6, nd)
+    info = _put(info, SHIFT_ROOM_SIZE, MASK_3, nr)
+    info = _put(info, SHIFT_ROOM, _ROOM_MASK, room)
+    info = _put(info, SHIFT_HEALTH, MASK_6, health + HEALTH_OFFSET)
+    info = _put(info, SHIFT_POTION_USED, 1, potion_used)
+    info = _put(info, SHIFT_RESOLVED, MASK_3, resolved)
+    info = _put(info, SHIFT_FLED, 1, 0)
+    if over:
+        info = _put(info, SHIFT_OVER, 1, 1)
+        info = _put(info, SHIFT_SCORE, 0x1FF, score + SCORE_OFFSET)
+    return State(dungeon, info)
 
 
 def parse_line(text: str | Iterable[str], s: State) -> list[Action]:

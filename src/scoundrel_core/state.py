@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from .cards import Card, Kind, card, parse_card
+from .cards import FULL_DECK, Card, Kind, card, parse_card
 from .errors import StateTextError
 from .variants import Variant, get_variant
 
@@ -69,7 +69,7 @@ def pack_cards(cards: Iterable[Card]) -> int:
 
 
 def unpack_cards(word: int, n: int) -> tuple[Card, ...]:
-    return tuple(card(((word >> (6 * i)) & MASK_6) - 1) for i in range(n))
+    return tuple(FULL_DECK[((word >> (6 * i)) & MASK_6) - 1] for i in range(n))
 
 
 class State:

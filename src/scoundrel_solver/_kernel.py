@@ -86,6 +86,7 @@ G_NEXT_CHECK = 9
 G_HAS_DEADLINE = 10
 G_STORES = 11
 G_HITS = 12
+G_BETA = 13  # a proven upper bound on the root's value: no position can beat it
 NG = 16
 
 MAX_DEPTH = 256
@@ -93,8 +94,9 @@ MAX_CHILDREN = 64
 TIME_CHECK_EVERY = 1 << 14
 BUCKET = 4
 
-FLAG_EXACT = 1
-FLAG_UPPER = 2
+HEALTHS = MAX_HEALTH + 1  # bound vectors are indexed by health 1..20
+LOW_NONE = -32768
+HIGH_NONE = 32767
 
 
 def _type_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -271,6 +273,12 @@ def _resolve(row, c, slot, with_weapon, equal):  # type: ignore[no-untyped-def]
     return False, upper_bound(c[F_REM], hp, c[F_W], c[F_CAP], equal)
 
 
+@njit(cache=True, inline="always")
+def _tape(row, i):  # type: ignore[no-untyped-def]
+    """Card i of room + dungeon, read as one sequence (the room first)."""
+    return row[F_R0 + i] if i < 4 else dungeon_type(row, i - 4)
+
+
 @njit(cache=True)
 def _flee(row, c, k):  # type: ignore[no-untyped-def]
     """Write into ``c`` the position after fleeing ``k`` times in a row."""
@@ -279,17 +287,12 @@ def _flee(row, c, k):  # type: ignore[no-untyped-def]
     nd = row[F_ND]
     n = 4 + nd
     shift = (4 * k) % n
-    tape = np.empty(n, np.int64)
     for j in range(4):
-        tape[j] = row[F_R0 + j]
-    for j in range(nd):
-        tape[4 + j] = dungeon_type(row, j)
-    for j in range(4):
-        c[F_R0 + j] = tape[(j + shift) % n]
+        c[F_R0 + j] = _tape(row, (j + shift) % n)
     for w in range(4):
         c[F_D0 + w] = 0
     for j in range(nd):
-        set_dungeon_type(c, j, tape[(4 + j + shift) % n])
+        set_dungeon_type(c, j, _tape(row, (4 + j + shift) % n))
     c[F_FLED] = 1
     c[F_RES] = 0
     c[F_PU] = 0
@@ -381,9 +384,9 @@ def make_key(row, key, flee_rule):  # type: ignore[no-untyped-def]
             potion_in_room = True
     pu = row[F_PU] if potion_in_room else 0
     fled = row[F_FLED] if (nr == 4 and row[F_RES] == 0 and row[F_ND] > 0) else 0
+    # Health is not in the key: the table keeps bounds for every health (see tt_*).
     key[4] = (
         room
-        | (row[F_HP] << 20)
         | (row[F_W] << 25)
         | (row[F_CAP] << 29)
         | (pu << 33)
@@ -416,7 +419,26 @@ def tt_find(key, base, t_keys, t_stamp, stamp):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def tt_store(key, base, value, flag, work, t_keys, t_value, t_flag, t_stamp, t_work, stamp):  # type: ignore[no-untyped-def]
+def tt_bounds(slot, hp, t_low, t_high):  # type: ignore[no-untyped-def]
+    """Proven (lower, upper) bounds on the value at health ``hp``.
+
+    More health is never worse (the same actions stay legal, health stays at
+    least as high at every step, and phi never decreases), so a lower bound
+    proven at less health and an upper bound proven at more health also hold.
+    """
+    low = LOW_NONE
+    high = HIGH_NONE
+    for h in range(1, hp + 1):
+        if t_low[slot, h] > low:
+            low = t_low[slot, h]
+    for h in range(hp, HEALTHS):
+        if t_high[slot, h] < high:
+            high = t_high[slot, h]
+    return np.int64(low), np.int64(high)
+
+
+@njit(cache=True)
+def tt_store(key, base, hp, value, exact, work, t_keys, t_low, t_high, t_stamp, t_work, stamp):  # type: ignore[no-untyped-def]  # noqa: E501
     slot = tt_find(key, base, t_keys, t_stamp, stamp)
     if slot < 0:
         slot = base
@@ -428,12 +450,18 @@ def tt_store(key, base, value, flag, work, t_keys, t_value, t_flag, t_stamp, t_w
             if cheapest < 0 or t_work[s] < cheapest:
                 cheapest = t_work[s]
                 slot = s
-    for j in range(5):
-        t_keys[slot, j] = key[j]
-    t_value[slot] = value
-    t_flag[slot] = flag
-    t_stamp[slot] = stamp
-    t_work[slot] = min(work, 0xFFFFFFFF)
+        for j in range(5):
+            t_keys[slot, j] = key[j]
+        for h in range(HEALTHS):
+            t_low[slot, h] = LOW_NONE
+            t_high[slot, h] = HIGH_NONE
+        t_stamp[slot] = stamp
+        t_work[slot] = 0
+    if exact and value > t_low[slot, hp]:
+        t_low[slot, hp] = value
+    if value < t_high[slot, hp]:
+        t_high[slot, hp] = value
+    t_work[slot] = min(np.int64(t_work[slot]) + work, 0xFFFFFFFF)
 
 
 # -- the search ---------------------------------------------------------------------------------
@@ -473,28 +501,54 @@ _FINISH = 2
 _RETURN = 3
 
 
+def make_workspace() -> tuple[np.ndarray, ...]:
+    """The search's scratch arrays, allocated once and reused by every search.
+
+    (kids, bound, move, terminal, order, keys, frames): children of each depth,
+    their bounds, moves, terminal flags and search order, the key of each depth,
+    and the frame fields (rows FR_*) of each depth.
+    """
+    return (
+        np.zeros((MAX_DEPTH, MAX_CHILDREN, NF), np.int64),
+        np.zeros((MAX_DEPTH, MAX_CHILDREN), np.int64),
+        np.zeros((MAX_DEPTH, MAX_CHILDREN), np.int64),
+        np.zeros((MAX_DEPTH, MAX_CHILDREN), np.bool_),
+        np.zeros((MAX_DEPTH, MAX_CHILDREN), np.int64),
+        np.zeros((MAX_DEPTH, 5), np.int64),
+        np.zeros((NFR, MAX_DEPTH), np.int64),
+    )
+
+
+FR_ALPHA = 0  # the window's lower edge at this depth
+FR_UB = 1  # what no child can beat
+FR_BEST = 2  # best child value so far
+FR_NEXT = 3  # next child to search (index into order)
+FR_N = 4  # number of children
+FR_BASE = 5  # table bucket
+FR_NODES = 6  # node count on entry (the subtree's work)
+FR_HP = 7  # health (the table keeps bounds per health)
+FR_CHILD = 8  # child being searched
+NFR = 9
+
+
 @njit(cache=True)
-def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_value, t_flag, t_stamp, t_work):  # type: ignore[no-untyped-def]  # noqa: E501
+def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_low, t_high, t_stamp, t_work,  # type: ignore[no-untyped-def]  # noqa: E501
+               kids, bound, move, terminal, order, keys, frames):
     """Search from ``root``: its value if > alpha (exact), else an upper bound <= alpha.
 
     Returns NEG_INF when a limit stopped the search (``g[G_ABORT]`` says which).
     Depth-first with an explicit stack; frame ``d`` holds the position at depth
     ``d`` (the root, or child ``child[d - 1]`` of depth ``d - 1``).
     """
-    kids = np.zeros((MAX_DEPTH, MAX_CHILDREN, NF), np.int64)
-    bound = np.zeros((MAX_DEPTH, MAX_CHILDREN), np.int64)
-    move = np.zeros((MAX_DEPTH, MAX_CHILDREN), np.int64)
-    terminal = np.zeros((MAX_DEPTH, MAX_CHILDREN), np.bool_)
-    order = np.zeros((MAX_DEPTH, MAX_CHILDREN), np.int64)
-    keys = np.zeros((MAX_DEPTH, 5), np.int64)
-    f_alpha = np.zeros(MAX_DEPTH, np.int64)
-    f_ub = np.zeros(MAX_DEPTH, np.int64)
-    f_best = np.zeros(MAX_DEPTH, np.int64)
-    f_next = np.zeros(MAX_DEPTH, np.int64)
-    f_n = np.zeros(MAX_DEPTH, np.int64)
-    f_base = np.zeros(MAX_DEPTH, np.int64)
-    f_nodes = np.zeros(MAX_DEPTH, np.int64)
-    child = np.zeros(MAX_DEPTH, np.int64)
+    f_alpha = frames[FR_ALPHA]
+    f_ub = frames[FR_UB]
+    f_best = frames[FR_BEST]
+    f_next = frames[FR_NEXT]
+    f_n = frames[FR_N]
+    f_base = frames[FR_BASE]
+    f_nodes = frames[FR_NODES]
+    f_hp = frames[FR_HP]
+    child = frames[FR_CHILD]
     equal = g[G_EQUAL]
     flee_rule = g[G_FLEE_RULE]
     stamp = g[G_STAMP]
@@ -515,7 +569,12 @@ def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_value, t_fla
                     g[G_ABORT] = 2
                     return NEG_INF
             a0 = f_alpha[d]
-            ub = upper_bound(row[F_REM], row[F_HP], row[F_W], row[F_CAP], equal)
+            if d == 0:
+                ub = upper_bound(row[F_REM], row[F_HP], row[F_W], row[F_CAP], equal)
+            else:
+                ub = bound[d - 1, child[d - 1]]  # computed when the child was made
+            if ub > g[G_BETA]:
+                ub = g[G_BETA]
             if ub <= a0:
                 ret = ub
                 step = _RETURN
@@ -526,13 +585,22 @@ def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_value, t_fla
             slot = tt_find(key, base, t_keys, t_stamp, stamp)
             if slot >= 0:
                 g[G_HITS] += 1
-                tv = np.int64(t_value[slot])
-                if t_flag[slot] == FLAG_EXACT or tv <= a0:
-                    ret = tv
+                low, high = tt_bounds(slot, row[F_HP], t_low, t_high)
+                if high <= a0 or low >= high:
+                    ret = high
                     step = _RETURN
                     continue
-                ub = min(ub, tv)
+                ub = min(ub, high)
+                if low >= ub:
+                    ret = low  # low <= value <= ub <= low
+                    step = _RETURN
+                    continue
+                if low - 1 > a0:
+                    # The value is at least low: only lines reaching low matter.
+                    a0 = low - 1
+                    f_alpha[d] = a0
             f_ub[d] = ub
+            f_hp[d] = row[F_HP]
             f_base[d] = base
             f_nodes[d] = g[G_NODES]
             n = children(row, kids[d], bound[d], move[d], terminal[d], flee_rule, equal)
@@ -573,9 +641,8 @@ def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_value, t_fla
                 break
         elif step == _FINISH:
             best = f_best[d]
-            flag = FLAG_EXACT if best > f_alpha[d] else FLAG_UPPER
-            tt_store(keys[d], f_base[d], best, flag, g[G_NODES] - f_nodes[d], t_keys, t_value,
-                     t_flag, t_stamp, t_work, stamp)
+            tt_store(keys[d], f_base[d], f_hp[d], best, best > f_alpha[d], g[G_NODES] - f_nodes[d],
+                     t_keys, t_low, t_high, t_stamp, t_work, stamp)
             ret = best
             step = _RETURN
         else:  # _RETURN: hand ret to the parent frame

@@ -18,6 +18,7 @@ from scoundrel_core import Card, Kind, State
 from . import _kernel as k
 from ._layout import (
     F_CAP,
+    F_D0,
     F_FLED,
     F_HP,
     F_ND,
@@ -32,6 +33,8 @@ from ._layout import (
     FLEE_NOT_TWICE,
     MOVE_FLEE,
     NF,
+    PER_WORD,
+    TYPE_BITS,
     monster_type,
     potion_type,
     weapon_type,
@@ -43,10 +46,16 @@ __all__ = ["card_type", "solve", "state_row"]
 
 _FLEE_RULE = {"classic": FLEE_NOT_TWICE, "easy": FLEE_ANY, "hard": FLEE_NEVER}
 _tables: dict[int, TranspositionTable] = {}
+_workspace: list[tuple[np.ndarray, ...]] = []
 
 
-def card_type(c: Card) -> int:
-    """The solver's type of a card (see ``_layout``)."""
+def _scratch() -> tuple[np.ndarray, ...]:
+    if not _workspace:
+        _workspace.append(k.make_workspace())
+    return _workspace[0]
+
+
+def _type_of(c: Card) -> int:
     if c.kind is Kind.MONSTER:
         return monster_type(c.value)
     if c.kind is Kind.WEAPON:
@@ -54,28 +63,45 @@ def card_type(c: Card) -> int:
     return potion_type(c.value)
 
 
+_TYPE_BY_ID = tuple(_type_of(c) for c in sc.FULL_DECK)
+
+
+def card_type(c: Card) -> int:
+    """The solver's type of a card (see ``_layout``)."""
+    return _TYPE_BY_ID[c.id]
+
+
+_REM_BIT = [int(b) for b in k.REM_BIT]
+
+
 def state_row(s: State) -> np.ndarray:
-    """The kernel row of a position that is not over."""
-    row = np.zeros(NF, np.int64)
+    """The kernel row of a position that is not over (plain Python: no JIT dispatch)."""
+    words = [0, 0, 0, 0]
     for i, c in enumerate(s.dungeon):
-        k.set_dungeon_type(row, i, card_type(c))
-    row[F_ND] = s.dungeon_size
-    for i, c in enumerate(s.room):
-        row[F_R0 + i] = card_type(c)
-    row[F_NR] = len(s.room)
-    rem = 0
-    for c in s.dungeon + s.room:
-        rem += int(k.REM_BIT[card_type(c)])
-    row[F_REM] = rem
-    row[F_HP] = s.health
-    row[F_W] = s.weapon_value
-    row[F_CAP] = s.weapon_reach
-    row[F_PU] = int(s.potion_used)
-    row[F_RES] = s.resolved_in_room
+        words[i // PER_WORD] |= card_type(c) << ((i % PER_WORD) * TYPE_BITS)
+    room = [card_type(c) for c in s.room]
+    rem = sum(_REM_BIT[t] for t in room) + sum(_REM_BIT[card_type(c)] for c in s.dungeon)
+    weapon, cap = s.weapon_value, s.weapon_reach
+    monsters = [v for v in range(2, 15) if (rem >> (2 * (v - 2))) & 3]
+    # The same canonical weapon as the kernel's _canonical_weapon.
+    if weapon and monsters:
+        cap = min(cap, monsters[-1])
+    if not weapon or not monsters or cap < monsters[0]:
+        weapon = cap = 0
+    fields = [0] * NF
+    fields[F_D0 : F_D0 + 4] = words
+    fields[F_ND] = s.dungeon_size
+    fields[F_R0 : F_R0 + len(room)] = room
+    fields[F_NR] = len(room)
+    fields[F_REM] = rem
+    fields[F_HP] = s.health
+    fields[F_W] = weapon
+    fields[F_CAP] = cap
+    fields[F_PU] = int(s.potion_used)
+    fields[F_RES] = s.resolved_in_room
     # Under easy a run of flees is one macro move, so any position may start one.
-    row[F_FLED] = int(s.fled_last) if s.variant.name == "classic" else 0
-    k._canonical_weapon(row)
-    return row
+    fields[F_FLED] = int(s.fled_last) if s.variant.name == "classic" else 0
+    return np.array(fields, np.int64)
 
 
 def _table(mib: int) -> TranspositionTable:
@@ -107,8 +133,8 @@ def _start_state(
     return sc.new_game(deck=game_or_deck, variant=variant, weapon_rule=weapon_rule), None
 
 
-def _moves_to_actions(s: State, moves: Iterable[int]) -> list[sc.Action]:
-    """Turn kernel moves (card types) into actions on real cards, replaying as it goes."""
+def _moves_to_actions(s: State, moves: Iterable[int]) -> tuple[list[sc.Action], State]:
+    """Kernel moves (card types) as actions on real cards, and the state they reach."""
     acts: list[sc.Action] = []
     for m in moves:
         if m >= MOVE_FLEE:
@@ -121,7 +147,7 @@ def _moves_to_actions(s: State, moves: Iterable[int]) -> list[sc.Action]:
         a = sc.Action(2 * c.id + with_weapon)
         acts.append(a)
         s = sc.apply(s, a)
-    return acts
+    return acts, s
 
 
 def _greedy_line(s: State) -> list[sc.Action]:
@@ -133,6 +159,36 @@ def _greedy_line(s: State) -> list[sc.Action]:
         acts.append(a)
         s = sc.apply(s, a)
     return acts
+
+
+def _search_value(row: np.ndarray, root_bound: int, g: np.ndarray, deadline: np.ndarray,
+                  path: np.ndarray, best_path: np.ndarray, table: TranspositionTable) -> int:
+    """The exact value of the root (or NEG_INF if a limit stopped the search).
+
+    Null-window searches from the top: with ``t`` a proven upper bound on the
+    value (first the static bound), ask "is the value at least t?" with the
+    window (t - 1, t). Since no position can beat the root's value, ``t`` caps
+    every node (``G_BETA``): the first line reaching ``t`` ends the search, and
+    on most classic deals the first question already finds 30. A "no" proves
+    the value is at most what the search returned (fail-soft), the next ``t``.
+    The table keeps every proven bound from one question to the next.
+    """
+    target = root_bound
+    if g[k.G_FLEE_RULE] == FLEE_NEVER:
+        # Without fleeing most deals are lost by far: a descent from the top
+        # would take many questions, one full-window search is cheaper.
+        g[k.G_BETA] = target
+        return int(k.run_search(row, k.NEG_INF, g, deadline, path, best_path, table.keys,
+                                table.low, table.high, table.stamp, table.work, *_scratch()))
+    while True:
+        g[k.G_BETA] = target
+        v = int(k.run_search(row, target - 1, g, deadline, path, best_path, table.keys,
+                             table.low, table.high, table.stamp, table.work, *_scratch()))
+        if g[k.G_ABORT] or v >= target:
+            return v
+        if g[k.G_BEST_LEN] and g[k.G_BEST] >= v:
+            return v  # a line found on the way already reaches the new bound
+        target = v
 
 
 def solve(
@@ -189,11 +245,10 @@ def solve(
     best_path = np.zeros(k.MAX_DEPTH, np.int64)
     row = state_row(start)
     root_bound = int(k.upper_bound(row[F_REM], row[F_HP], row[F_W], row[F_CAP], int(v.equal_wear)))
-    value = int(k.run_search(row, k.NEG_INF, g, deadline, path, best_path, table.keys,
-                             table.value, table.flag, table.stamp, table.work))
+    value = _search_value(row, root_bound, g, deadline, path, best_path, table)
     nodes = int(g[k.G_NODES])
     found = int(g[k.G_BEST_LEN])
-    line = _moves_to_actions(start, best_path[:found].tolist()) if found else []
+    line, end = _moves_to_actions(start, best_path[:found].tolist()) if found else ([], start)
     if g[k.G_ABORT]:
         greedy = _greedy_line(start)
         final = sc.play_line(start, greedy).score
@@ -203,7 +258,6 @@ def solve(
             line, best = greedy, final
         stopped = "max_nodes" if g[k.G_ABORT] == 1 else "max_seconds"
         return result(best, root_bound, False, line, nodes, stopped)
-    end = sc.play_line(start, line)
     if end.score != value:
         raise AssertionError(
             f"internal error: the line found scores {end.score}, the search proved {value} "

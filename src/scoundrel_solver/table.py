@@ -8,16 +8,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._kernel import BUCKET
+from ._kernel import BUCKET, HEALTHS
 
 __all__ = ["DEFAULT_TABLE_MIB", "TranspositionTable"]
 
 DEFAULT_TABLE_MIB = 256
-_BYTES_PER_SLOT = 5 * 8 + 2 + 1 + 4 + 4
+_BYTES_PER_SLOT = 5 * 8 + 2 * 2 * 21 + 4 + 4
 
 
 class TranspositionTable:
-    """Open-addressed, 4-way bucketed table of search results."""
+    """Open-addressed, 4-way bucketed table of proven bounds.
+
+    An entry is keyed by the position without its health and holds, for each
+    health, the best proven lower and upper bound on the value.
+    """
 
     def __init__(self, mib: int = DEFAULT_TABLE_MIB) -> None:
         if not isinstance(mib, int) or mib < 1:
@@ -28,8 +32,9 @@ class TranspositionTable:
         self.slots = buckets * BUCKET
         self.bucket_mask = buckets - 1
         self.keys = np.zeros((self.slots, 5), np.int64)
-        self.value = np.zeros(self.slots, np.int16)
-        self.flag = np.zeros(self.slots, np.uint8)
+        # Bounds on the value for each health 0..20 (index 0 unused).
+        self.low = np.zeros((self.slots, HEALTHS), np.int16)
+        self.high = np.zeros((self.slots, HEALTHS), np.int16)
         self.stamp = np.zeros(self.slots, np.uint32)
         self.work = np.zeros(self.slots, np.uint32)
         self._generation = 0
@@ -45,6 +50,6 @@ class TranspositionTable:
     @property
     def nbytes(self) -> int:
         return int(
-            self.keys.nbytes + self.value.nbytes + self.flag.nbytes + self.stamp.nbytes
+            self.keys.nbytes + self.low.nbytes + self.high.nbytes + self.stamp.nbytes
             + self.work.nbytes
         )
