@@ -22,6 +22,7 @@ from .errors import (
     StateTextError,
     VariantError,
 )
+from .record import RECORD_FORMAT, GameRecord
 from .rules import (
     ROOM_SIZE,
     apply,
@@ -52,6 +53,7 @@ __all__ = [
     "MAX_HEALTH",
     "MAX_SEED",
     "NUM_ACTIONS",
+    "RECORD_FORMAT",
     "ROOM_SIZE",
     "VARIANTS",
     "WEAPON_RULES",
@@ -59,6 +61,7 @@ __all__ = [
     "Card",
     "CardError",
     "DeckError",
+    "GameRecord",
     "IllegalActionError",
     "Kind",
     "RecordError",
@@ -87,4 +90,5 @@ __all__ = [
     "play_line",
     "resolve",
     "splitmix64",
+    "why_illegal",
 ]

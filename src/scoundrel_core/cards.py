@@ -46,7 +46,9 @@ SUITS: Final = "CSDH"
 _SUIT_KIND: Final = {"C": Kind.MONSTER, "S": Kind.MONSTER, "D": Kind.WEAPON, "H": Kind.POTION}
 _RANK_TEXT: Final = {11: "J", 12: "Q", 13: "K", 14: "A"}
 _TEXT_RANK: Final = {"J": 11, "Q": 12, "K": 13, "A": 14, "T": 10}
-_SUIT_SYMBOLS: Final = {"♣": "C", "♠": "S", "♦": "D", "♥": "H", "♧": "C", "♤": "S", "♢": "D", "♡": "H"}
+_SUIT_SYMBOLS: Final = {
+    "♣": "C", "♠": "S", "♦": "D", "♥": "H", "♧": "C", "♤": "S", "♢": "D", "♡": "H",
+}
 
 
 class Card:
@@ -149,7 +151,9 @@ def parse_card(text: str | Card) -> Card:
         raise CardError(f"bad card {text!r}: unknown rank {t[:-1]!r} (use 2..10, T, J, Q, K, A)")
     found = _BY_TEXT.get(_RANK_TEXT.get(value, str(value)) + suit)
     if found is None:
-        raise CardError(f"bad card {text!r}: not in the Scoundrel deck (no red court cards or red aces)")
+        raise CardError(
+            f"bad card {text!r}: not in the Scoundrel deck (no red court cards or red aces)"
+        )
     return found
 
 
@@ -163,11 +167,9 @@ def parse_deck(
     ``partial=True`` any non-empty set of distinct cards is accepted (reduced
     dungeons for tests and brute force).
     """
-    items: Sequence[str | Card]
-    if isinstance(text, str):
-        items = text.replace(",", " ").split()
-    else:
-        items = list(text)
+    items: Sequence[str | Card] = (
+        text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    )
     cards = tuple(parse_card(t) for t in items)
     seen: set[Card] = set()
     dupes = []

@@ -89,8 +89,8 @@ G_HITS = 12
 G_BETA = 13  # a proven upper bound on the root's value: no position can beat it
 NG = 16
 
-MAX_DEPTH = 256
-MAX_CHILDREN = 64
+MAX_DEPTH = 128
+MAX_CHILDREN = 256  # room outcomes (at most 4*2 * 3*2 * 2*2 = 192) plus flee runs (< 44)
 TIME_CHECK_EVERY = 1 << 14
 BUCKET = 4
 
@@ -118,12 +118,12 @@ KIND, VALUE, REM_BIT = _type_tables()
 # -- dungeon words -----------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def dungeon_type(row, i):  # type: ignore[no-untyped-def]
     return (row[F_D0 + i // PER_WORD] >> ((i % PER_WORD) * TYPE_BITS)) & TYPE_MASK
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def set_dungeon_type(row, i, t):  # type: ignore[no-untyped-def]
     j = F_D0 + i // PER_WORD
     s = (i % PER_WORD) * TYPE_BITS
@@ -224,7 +224,8 @@ def _canonical_weapon(c):  # type: ignore[no-untyped-def]
 def _resolve(row, c, slot, with_weapon, equal):  # type: ignore[no-untyped-def]
     """Write into ``c`` the position after resolving room card ``slot``.
 
-    Returns (terminal, score_or_bound).
+    Returns (ended, score): the final score if the game ended, else 0. The
+    weapon is left as played (see ``_settle`` for the canonical form).
     """
     for f in range(NF):
         c[f] = row[f]
@@ -269,11 +270,17 @@ def _resolve(row, c, slot, with_weapon, equal):  # type: ignore[no-untyped-def]
         res = 0
         c[F_PU] = 0
     c[F_RES] = res
+    return False, 0
+
+
+@njit(cache=True)
+def _settle(c, equal):  # type: ignore[no-untyped-def]
+    """Put a position the search will visit in canonical form; returns its bound."""
     _canonical_weapon(c)
-    return False, upper_bound(c[F_REM], hp, c[F_W], c[F_CAP], equal)
+    return upper_bound(c[F_REM], c[F_HP], c[F_W], c[F_CAP], equal)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _tape(row, i):  # type: ignore[no-untyped-def]
     """Card i of room + dungeon, read as one sequence (the room first)."""
     return row[F_R0 + i] if i < 4 else dungeon_type(row, i - 4)
@@ -317,8 +324,9 @@ def may_flee(row, flee_rule):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def children(row, kids, bound, move, terminal, flee_rule, equal):  # type: ignore[no-untyped-def]
-    """Fill the child arrays of one depth; returns how many children there are."""
+def step_children(row, kids, bound, move, terminal, flee_rule, equal):  # type: ignore[no-untyped-def]
+    """The positions one action away (the search itself moves a room at a time,
+    see ``room_children``; tests check these steps against scoundrel_core)."""
     n = 0
     seen = 0
     w = row[F_W]
@@ -328,12 +336,13 @@ def children(row, kids, bound, move, terminal, flee_rule, equal):  # type: ignor
         if (seen >> t) & 1:
             continue  # the same type twice in the room: one child serves both
         seen |= 1 << t
-        terminal[n], bound[n] = _resolve(row, kids[n], i, False, equal)
-        move[n] = 2 * t
-        n += 1
-        if KIND[t] == KIND_MONSTER and w > 0 and VALUE[t] <= cap:
-            terminal[n], bound[n] = _resolve(row, kids[n], i, True, equal)
-            move[n] = 2 * t + 1
+        for with_weapon in range(2):
+            if with_weapon and not (KIND[t] == KIND_MONSTER and w > 0 and VALUE[t] <= cap):
+                continue
+            ended, score = _resolve(row, kids[n], i, with_weapon, equal)
+            terminal[n] = ended
+            bound[n] = score if ended else _settle(kids[n], equal)
+            move[n] = 2 * t + with_weapon
             n += 1
     if may_flee(row, flee_rule):
         flee_bound = upper_bound(row[F_REM], row[F_HP], w, cap, equal)
@@ -348,6 +357,122 @@ def children(row, kids, bound, move, terminal, flee_rule, equal):  # type: ignor
             terminal[n] = False
             bound[n] = flee_bound
             move[n] = MOVE_FLEE + k
+            n += 1
+    return n
+
+
+# A room move packs up to four card moves, 7 bits each (card move + 1, first in
+# the lowest bits); a run of k flees is FLEE_MOVE_BIT | k.
+SUB_BITS = 7
+FLEE_MOVE_BIT = 1 << 40
+
+
+@njit(cache=True)
+def _dominates(a, b):  # type: ignore[no-untyped-def]
+    """Whether room outcome ``a`` is at least as good as ``b`` (same cards left).
+
+    More health, a weapon at least as strong that may fight at least as much:
+    every line from ``b`` is legal from ``a`` and keeps ``a``'s health and phi
+    at least as high at every step, so ``a``'s value is at least ``b``'s.
+    """
+    return a[F_HP] >= b[F_HP] and a[F_W] >= b[F_W] and a[F_CAP] >= b[F_CAP]
+
+
+@njit(cache=True)
+def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pick):  # type: ignore[no-untyped-def]  # noqa: E501
+    """The room's outcomes: every way to play it to its end (refill or end of game).
+
+    Cards are resolved until the room is refilled (three resolved) or the game
+    ends; the intermediate positions are not searched. Outcomes of the same room
+    share the dungeon and differ only in the card carried over, health and
+    weapon: among those with the same carried card only the undominated ones are
+    kept (``_dominates``). Of the endings (death or the last card), only the best
+    is kept. Flee runs are added as in ``step_children``. Returns the count.
+    """
+    n = 0
+    best_end = -1
+    stack[0, :] = row
+    pick[0] = 0
+    level = 0
+    code = 0
+    while level >= 0:
+        r = stack[level]
+        c = pick[level]
+        nr = r[F_NR]
+        if c >= 2 * nr:
+            level -= 1
+            if level >= 0:
+                code &= (1 << (SUB_BITS * level)) - 1
+            continue
+        pick[level] = c + 1
+        slot = c >> 1
+        with_weapon = c & 1
+        t = r[F_R0 + slot]
+        if with_weapon and not (KIND[t] == KIND_MONSTER and r[F_W] > 0 and VALUE[t] <= r[F_CAP]):
+            continue
+        duplicate = False
+        for i in range(slot):
+            if r[F_R0 + i] == t:
+                duplicate = True  # the same type earlier in the room: same outcomes
+        if duplicate:
+            continue
+        here = code | ((2 * t + with_weapon + 1) << (SUB_BITS * level))
+        out = stack[level + 1]
+        ended, value = _resolve(r, out, slot, with_weapon, equal)
+        if ended:
+            if best_end < 0 or value > bound[best_end]:
+                if best_end < 0:
+                    best_end = n
+                    n += 1
+                terminal[best_end] = True
+                bound[best_end] = value
+                move[best_end] = here
+            continue
+        if out[F_RES] != 0:
+            # The room goes on: resolve another card of it.
+            level += 1
+            pick[level] = 0
+            code = here
+            continue
+        # The room was refilled: an outcome. Keep it unless another dominates it.
+        _canonical_weapon(out)
+        dominated = False
+        j = 0
+        while j < n:
+            if not terminal[j] and kids[j, F_R0] == out[F_R0]:
+                if _dominates(kids[j], out):
+                    dominated = True
+                    break
+                if _dominates(out, kids[j]):
+                    # Drop kids[j]: move the last child into its place.
+                    n -= 1
+                    if n != j:
+                        kids[j, :] = kids[n]
+                        bound[j] = bound[n]
+                        move[j] = move[n]
+                        terminal[j] = terminal[n]
+                        if best_end == n:
+                            best_end = j
+                    continue
+            j += 1
+        if dominated:
+            continue
+        kids[n, :] = out
+        bound[n] = upper_bound(out[F_REM], out[F_HP], out[F_W], out[F_CAP], equal)
+        move[n] = here
+        terminal[n] = False
+        n += 1
+    if may_flee(row, flee_rule):
+        flee_bound = upper_bound(row[F_REM], row[F_HP], row[F_W], row[F_CAP], equal)
+        runs = 1
+        if flee_rule == FLEE_ANY:
+            size = 4 + row[F_ND]
+            runs = size // _gcd(size, 4) - 1
+        for k in range(1, runs + 1):
+            _flee(row, kids[n], k)
+            terminal[n] = False
+            bound[n] = flee_bound
+            move[n] = FLEE_MOVE_BIT | k
             n += 1
     return n
 
@@ -438,7 +563,7 @@ def tt_bounds(slot, hp, t_low, t_high):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def tt_store(key, base, hp, value, exact, work, t_keys, t_low, t_high, t_stamp, t_work, stamp):  # type: ignore[no-untyped-def]  # noqa: E501
+def tt_store(key, base, hp, value, exact, work, t_keys, t_low, t_high, t_stamp, t_work, stamp):  # type: ignore[no-untyped-def]
     slot = tt_find(key, base, t_keys, t_stamp, stamp)
     if slot < 0:
         slot = base
@@ -504,9 +629,10 @@ _RETURN = 3
 def make_workspace() -> tuple[np.ndarray, ...]:
     """The search's scratch arrays, allocated once and reused by every search.
 
-    (kids, bound, move, terminal, order, keys, frames): children of each depth,
-    their bounds, moves, terminal flags and search order, the key of each depth,
-    and the frame fields (rows FR_*) of each depth.
+    (kids, bound, move, terminal, order, keys, frames, stack, pick): children of
+    each depth, their bounds, moves, terminal flags and search order, the key of
+    each depth, the frame fields (rows FR_*) of each depth, and the positions and
+    choices of the walk through one room (``room_children``).
     """
     return (
         np.zeros((MAX_DEPTH, MAX_CHILDREN, NF), np.int64),
@@ -516,6 +642,8 @@ def make_workspace() -> tuple[np.ndarray, ...]:
         np.zeros((MAX_DEPTH, MAX_CHILDREN), np.int64),
         np.zeros((MAX_DEPTH, 5), np.int64),
         np.zeros((NFR, MAX_DEPTH), np.int64),
+        np.zeros((6, NF), np.int64),
+        np.zeros(6, np.int64),
     )
 
 
@@ -532,8 +660,8 @@ NFR = 9
 
 
 @njit(cache=True)
-def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_low, t_high, t_stamp, t_work,  # type: ignore[no-untyped-def]  # noqa: E501
-               kids, bound, move, terminal, order, keys, frames):
+def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_low, t_high, t_stamp, t_work,  # type: ignore[no-untyped-def]
+               kids, bound, move, terminal, order, keys, frames, stack, pick):
     """Search from ``root``: its value if > alpha (exact), else an upper bound <= alpha.
 
     Returns NEG_INF when a limit stopped the search (``g[G_ABORT]`` says which).
@@ -603,7 +731,8 @@ def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_low, t_high,
             f_hp[d] = row[F_HP]
             f_base[d] = base
             f_nodes[d] = g[G_NODES]
-            n = children(row, kids[d], bound[d], move[d], terminal[d], flee_rule, equal)
+            n = room_children(row, kids[d], bound[d], move[d], terminal[d], flee_rule, equal,
+                              stack, pick)
             _sort_children(d, n, bound, terminal, kids, order)
             f_n[d] = n
             f_next[d] = 0

@@ -31,7 +31,6 @@ from ._layout import (
     FLEE_ANY,
     FLEE_NEVER,
     FLEE_NOT_TWICE,
-    MOVE_FLEE,
     NF,
     PER_WORD,
     TYPE_BITS,
@@ -129,24 +128,31 @@ def _start_state(
     if isinstance(game_or_deck, bool):
         raise sc.SeedError(f"seed {game_or_deck!r} is not an integer")
     if isinstance(game_or_deck, int):
-        return sc.new_game(seed=game_or_deck, variant=variant, weapon_rule=weapon_rule), game_or_deck
+        game = sc.new_game(seed=game_or_deck, variant=variant, weapon_rule=weapon_rule)
+        return game, game_or_deck
     return sc.new_game(deck=game_or_deck, variant=variant, weapon_rule=weapon_rule), None
 
 
 def _moves_to_actions(s: State, moves: Iterable[int]) -> tuple[list[sc.Action], State]:
-    """Kernel moves (card types) as actions on real cards, and the state they reach."""
+    """Kernel room moves as actions on real cards, and the state they reach.
+
+    A room move packs up to four card moves (card type * 2 + with weapon, plus
+    one, 7 bits each, first lowest), or is ``FLEE_MOVE_BIT | k`` for k flees.
+    """
     acts: list[sc.Action] = []
     for m in moves:
-        if m >= MOVE_FLEE:
-            for _ in range(m - MOVE_FLEE):
+        if m & k.FLEE_MOVE_BIT:
+            for _ in range(m & ~k.FLEE_MOVE_BIT):
                 acts.append(sc.FLEE)
                 s = sc.apply(s, sc.FLEE)
             continue
-        t, with_weapon = divmod(m, 2)
-        c = next(c for c in s.room if card_type(c) == t)
-        a = sc.Action(2 * c.id + with_weapon)
-        acts.append(a)
-        s = sc.apply(s, a)
+        while m:
+            t, with_weapon = divmod((m & ((1 << k.SUB_BITS) - 1)) - 1, 2)
+            m >>= k.SUB_BITS
+            c = next(c for c in s.room if card_type(c) == t)
+            a = sc.Action(2 * c.id + with_weapon)
+            acts.append(a)
+            s = sc.apply(s, a)
     return acts, s
 
 

@@ -1,0 +1,188 @@
+"""The solver kernel against its plain twins: transitions against scoundrel_core,
+the bound against its Python twin and against brute force."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import scoundrel_core as sc
+from scoundrel_solver import _kernel as k
+from scoundrel_solver._layout import F_CAP, F_FLED, F_HP, F_R0, F_REM, F_W, MOVE_FLEE, NF
+from scoundrel_solver.bound import upper_bound
+from scoundrel_solver.brute import brute_force
+from scoundrel_solver.solve import card_type, state_row
+
+VARIANTS = [(v, w) for v in sc.FLEE_RULES for w in sc.WEAPON_RULES]
+FLEE_RULE = {"classic": 0, "easy": 1, "hard": 2}
+
+
+def random_position(rng: random.Random, variant: str, rule: str, partial: bool) -> sc.State:
+    """A position reached by random play (careful enough to live a while)."""
+    if partial:
+        cards = rng.sample(sc.FULL_DECK, rng.randint(3, 14))
+        s = sc.new_game(deck=cards, partial=True, variant=variant, weapon_rule=rule)
+    else:
+        s = sc.new_game(seed=rng.randrange(2**32), variant=variant, weapon_rule=rule)
+    for _ in range(rng.randrange(40)):
+        acts = sc.legal_actions(s)
+        if not acts:
+            break
+        nxt = [sc.apply(s, a) for a in acts]
+        alive = [t for t in nxt if not t.is_over] or nxt
+        s = max(alive, key=lambda t: t.health) if rng.random() < 0.7 else rng.choice(alive)
+        if s.is_over:
+            break
+    return s
+
+
+def kernel_children(s: sc.State) -> dict[int, tuple[bool, int, np.ndarray]]:
+    row = state_row(s)
+    kids = np.zeros((k.MAX_CHILDREN, NF), np.int64)
+    bound = np.zeros(k.MAX_CHILDREN, np.int64)
+    move = np.zeros(k.MAX_CHILDREN, np.int64)
+    terminal = np.zeros(k.MAX_CHILDREN, np.bool_)
+    n = k.step_children(row, kids, bound, move, terminal, FLEE_RULE[s.variant.name],
+                        int(s.variant.equal_wear))
+    return {int(move[i]): (bool(terminal[i]), int(bound[i]), kids[i].copy()) for i in range(n)}
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(VARIANTS), st.booleans())
+def test_kernel_children_match_core_apply(seed: int, variant: tuple[str, str], partial: bool) -> None:
+    rng = random.Random(seed)
+    s = random_position(rng, *variant, partial)
+    if s.is_over:
+        return
+    kids = kernel_children(s)
+    expected = set()
+    for a in sc.legal_actions(s):
+        after = sc.apply(s, a)
+        if a.is_flee:
+            m = MOVE_FLEE + 1
+        else:
+            c = a.card
+            assert c is not None
+            m = 2 * card_type(c) + int(a.with_weapon)
+        expected.add(m)
+        assert m in kids, f"kernel lacks move {a} in {s}"
+        terminal, value, row = kids[m]
+        if after.is_over:
+            assert terminal and value == after.score
+            continue
+        assert not terminal
+        want = state_row(after)
+        if s.variant.name == "easy":
+            want[F_FLED] = row[F_FLED]  # easy: the kernel marks the end of a flee run
+        if not k.may_flee(row, FLEE_RULE[s.variant.name]):
+            # Room order only matters for a flee; the kernel resolves either of
+            # two cards of one type, which may leave the others in another order.
+            for r in (row, want):
+                r[F_R0 : F_R0 + 4] = sorted(r[F_R0 : F_R0 + 4])
+        assert row.tolist() == want.tolist(), f"{a} from {s}"
+        assert value == k.upper_bound(row[F_REM], row[F_HP], row[F_W], row[F_CAP],
+                                      int(s.variant.equal_wear))
+    # The kernel's extra moves are easy's runs of 2+ flees only.
+    for m in set(kids) - expected:
+        assert s.variant.name == "easy" and m > MOVE_FLEE + 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(VARIANTS), st.booleans())
+def test_bound_twins_agree(seed: int, variant: tuple[str, str], partial: bool) -> None:
+    s = random_position(random.Random(seed), *variant, partial)
+    if s.is_over:
+        return
+    row = state_row(s)
+    fast = k.upper_bound(row[F_REM], row[F_HP], row[F_W], row[F_CAP], int(s.variant.equal_wear))
+    assert fast == upper_bound(s)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(VARIANTS))
+def test_bound_never_below_the_brute_force_value(seed: int, variant: tuple[str, str]) -> None:
+    rng = random.Random(seed)
+    cards = rng.sample(sc.FULL_DECK, rng.randint(2, 7 if variant[0] == "easy" else 9))
+    s = sc.State.from_parts(
+        room=cards[:4], dungeon=cards[4:], health=rng.randint(1, 20),
+        variant=variant[0], weapon_rule=variant[1],
+        weapon=rng.choice([None, "4D", "7D", "10D"]) if not any(c.is_weapon for c in cards) else None,
+    )
+    best, _ = brute_force(s)
+    assert upper_bound(s) >= best
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_state_row_is_canonical(seed: int) -> None:
+    s = random_position(random.Random(seed), "classic", "strict", False)
+    if s.is_over:
+        return
+    row = state_row(s)
+    again = row.copy()
+    k._canonical_weapon(again)
+    assert row.tolist() == again.tolist()
+
+
+def core_room_outcomes(s: sc.State) -> tuple[set[tuple[int, ...]], int | None]:
+    """Every position where the room ends (refill), and the best ending, by core play."""
+    outcomes: set[tuple[int, ...]] = set()
+    best_end: int | None = None
+    frontier = [s]
+    while frontier:
+        cur = frontier.pop()
+        for a in sc.legal_actions(cur):
+            if a.is_flee:
+                continue
+            nxt = sc.apply(cur, a)
+            if nxt.is_over:
+                assert nxt.score is not None
+                best_end = nxt.score if best_end is None else max(best_end, nxt.score)
+            elif nxt.resolved_in_room == 0:
+                outcomes.add(tuple(state_row(nxt).tolist()))
+            else:
+                frontier.append(nxt)
+    return outcomes, best_end
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(VARIANTS), st.booleans())
+def test_room_children_are_the_undominated_room_outcomes(
+    seed: int, variant: tuple[str, str], partial: bool
+) -> None:
+    s = random_position(random.Random(seed), *variant, partial)
+    if s.is_over:
+        return
+    row = state_row(s)
+    n_max = k.MAX_CHILDREN
+    kids = np.zeros((n_max, NF), np.int64)
+    bound = np.zeros(n_max, np.int64)
+    move = np.zeros(n_max, np.int64)
+    terminal = np.zeros(n_max, np.bool_)
+    stack = np.zeros((6, NF), np.int64)
+    pick = np.zeros(6, np.int64)
+    equal = int(s.variant.equal_wear)
+    n = k.room_children(row, kids, bound, move, terminal, FLEE_RULE[s.variant.name], equal,
+                        stack, pick)
+    outcomes, best_end = core_room_outcomes(s)
+    ends = [int(bound[i]) for i in range(n) if terminal[i]]
+    assert ends == ([] if best_end is None else [best_end])
+    kept = [kids[i].copy() for i in range(n) if not terminal[i] and not move[i] & k.FLEE_MOVE_BIT]
+    for r in kept:
+        r[F_FLED] = 0
+    kept_rows = {tuple(r.tolist()) for r in kept}
+    assert len(kept_rows) == len(kept), "two children are the same position"
+    # Every kept child is a real outcome; every outcome is dominated by a kept one.
+    assert kept_rows <= outcomes
+    for o in outcomes:
+        o_arr = np.array(o, np.int64)
+        assert any(
+            r[F_R0] == o_arr[F_R0] and k._dominates(r, o_arr) for r in kept
+        ), f"outcome {o} of {s} has no dominating child"
+    for i in range(n):
+        if not terminal[i]:
+            r = kids[i]
+            assert bound[i] == k.upper_bound(r[F_REM], r[F_HP], r[F_W], r[F_CAP], equal)

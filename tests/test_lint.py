@@ -1,0 +1,23 @@
+"""The code stays ruff clean and mypy --strict clean (run inside the test command)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True)
+
+
+def test_ruff_clean() -> None:
+    out = _run("ruff", "check", "src", "tests", "benchmarks")
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_mypy_strict_clean() -> None:
+    out = _run("mypy", "src")
+    assert out.returncode == 0, out.stdout + out.stderr
