@@ -379,7 +379,7 @@ def _dominates(a, b):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pick):  # type: ignore[no-untyped-def]  # noqa: E501
+def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pick):  # type: ignore[no-untyped-def]
     """The room's outcomes: every way to play it to its end (refill or end of game).
 
     Cards are resolved until the room is refilled (three resolved) or the game

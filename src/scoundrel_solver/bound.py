@@ -21,7 +21,7 @@ def upper_bound(s: State) -> int:
     monsters = sorted(c.value for c in cards if c.is_monster)
     weapons = sorted((c.value for c in cards if c.is_weapon), reverse=True)
     potions = [c.value for c in cards if c.is_potion]
-    fresh = (weapons + [0, 0])[:2]  # the two best weapons still to come
+    fresh = [*weapons, 0, 0][:2]  # the two best weapons still to come
     reach = s.weapon_reach
     phi = s.health - sum(monsters)
     for value in set(monsters):
