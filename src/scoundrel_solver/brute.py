@@ -102,9 +102,7 @@ def brute_force(state: State) -> tuple[int, list[Action]]:
     return best_score, _line_to(best, came_from)
 
 
-def _line_to(
-    target: State, came_from: dict[State, tuple[State, Action] | None]
-) -> list[Action]:
+def _line_to(target: State, came_from: dict[State, tuple[State, Action] | None]) -> list[Action]:
     line: list[Action] = []
     step = came_from[target]
     while step is not None:

@@ -43,7 +43,7 @@ def describe_line(start: State, line: Iterable[str | sc.Action]) -> list[str]:
     for raw in line:
         a = sc.parse_action(str(raw), s)
         after = sc.apply(s, a)
-        out.append(f"  {str(a):<5} {_what(a, s, after):<34} health {after.health:>3}  "
+        out.append(f"  {a!s:<5} {_what(a, s, after):<34} health {after.health:>3}  "
                    f"{_weapon_text(after)}")
         new_room = not after.is_over and (
             a.is_flee or (after.resolved_in_room == 0 and s.resolved_in_room > 0)
