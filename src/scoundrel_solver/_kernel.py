@@ -416,6 +416,14 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
                 duplicate = True  # the same type earlier in the room: same outcomes
         if duplicate:
             continue
+        if level > 0 and not with_weapon and KIND[t] == KIND_MONSTER:
+            # Two barehanded fights in a row commute (same health after both;
+            # a death between them scores the same, since phi does not move):
+            # walk only the order with the weaker monster first.
+            prev = ((code >> (SUB_BITS * (level - 1))) & ((1 << SUB_BITS) - 1)) - 1
+            prev_type = prev >> 1
+            if not prev & 1 and KIND[prev_type] == KIND_MONSTER and prev_type > t:
+                continue
         here = code | ((2 * t + with_weapon + 1) << (SUB_BITS * level))
         out = stack[level + 1]
         ended, value = _resolve(r, out, slot, with_weapon, equal)
