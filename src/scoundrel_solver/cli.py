@@ -30,6 +30,10 @@ def _parser() -> argparse.ArgumentParser:
     src.add_argument("--deck", help='explicit order, top first: "KS 7D 5H 9C ..." (all 44 cards)')
     src.add_argument("--daily", metavar="YYYY-MM-DD", help="the daily dungeon of that date")
     src.add_argument("--state", help="a position in the text form of State.to_text()")
+    src.add_argument("--seeds", metavar="A:B",
+                     help="solve seeds A..B-1 (batch; a summary, or --out for every result)")
+    p.add_argument("--out", metavar="FILE",
+                   help="with --seeds: append each result as a JSON line; a re-run resumes")
     p.add_argument("--variant", default="classic", help="classic (default), easy or hard")
     p.add_argument("--weapon-rule", default=None, help="strict (default) or equal")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -57,9 +61,37 @@ def _seed(text: str) -> int:
     return value
 
 
+def _batch(args: argparse.Namespace) -> int:
+    from .batch import parse_seeds, read_results, solve_seeds, summarize
+
+    variant = sc.get_variant(args.variant, args.weapon_rule)
+    seeds = parse_seeds(args.seeds)
+    results = solve_seeds(seeds, variant=variant.name, weapon_rule=variant.weapon_rule,
+                          out=args.out, max_seconds=args.max_seconds, table_mib=args.table_mib)
+    rows = [r.to_json() for r in results]
+    if args.out is not None:
+        # Summarise the whole range, including seeds solved by an earlier run.
+        rows = [row for row in read_results(args.out)
+                if row["variant"] == variant.name and row["weapon_rule"] == variant.weapon_rule
+                and row["seed"] in seeds]
+    summary = summarize(rows)
+    summary.update(variant=variant.name, weapon_rule=variant.weapon_rule, seeds=args.seeds,
+                   out=args.out)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        for key, value in summary.items():
+            print(f"{key}: {value}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
+        if args.seeds is not None:
+            return _batch(args)
+        if args.out is not None:
+            raise ValueError("--out goes with --seeds")
         if args.fair or args.advise:
             from .fair_cli import run_fair
 
