@@ -1,0 +1,45 @@
+"""The transposition table has a fixed size and the search stays exact when it fills."""
+
+from __future__ import annotations
+
+import pytest
+
+import scoundrel_core as sc
+from scoundrel_solver import solve
+from scoundrel_solver.table import TranspositionTable
+
+pytestmark = pytest.mark.usefixtures("warm_solver")
+
+
+def test_table_size_follows_the_budget() -> None:
+    small = TranspositionTable(1)
+    assert small.nbytes <= 1 << 20
+    assert small.slots & (small.slots - 1) == 0  # a power of two: buckets by mask
+    bigger = TranspositionTable(8)
+    assert bigger.slots == 8 * small.slots
+
+
+@pytest.mark.parametrize("bad", [0, -5, 1.5])
+def test_table_size_must_be_a_positive_integer(bad: object) -> None:
+    with pytest.raises(ValueError, match="table size"):
+        TranspositionTable(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("seed", "variant"), [(1, "classic"), (3, "classic"), (4, "hard"),
+                                               (9, "easy")])
+def test_a_full_table_changes_the_work_not_the_answer(seed: int, variant: str) -> None:
+    roomy = solve(seed, variant=variant)
+    tiny = solve(seed, variant=variant, table_mib=1)  # about 7,000 entries: constant eviction
+    assert roomy.proven and tiny.proven
+    assert tiny.best_score == roomy.best_score
+    end = sc.play_line(sc.new_game(seed=seed, variant=variant), tiny.line)
+    assert end.score == tiny.best_score
+    solve(0, variant="hard")  # leave the default-sized table in place for other tests
+
+
+def test_repeated_solves_reuse_the_table_without_stale_entries() -> None:
+    first = [solve(s, variant="hard").best_score for s in range(6)]
+    again = [solve(s, variant="hard", weapon_rule="equal").best_score for s in range(6)]
+    third = [solve(s, variant="hard").best_score for s in range(6)]
+    assert first == third
+    assert again != first  # the equal rule changes answers; a stale entry would leak across
