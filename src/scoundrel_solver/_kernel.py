@@ -1,16 +1,23 @@
 """The exact search, compiled by numba. Private: use :func:`scoundrel_solver.solve`.
 
-Memoised depth-first branch and bound over the rows of :mod:`._layout`.
-``_search(d, row, alpha)`` returns the value of the position when it is above
-``alpha`` (exact), else a number ``<= alpha`` that the value cannot exceed
-(fail-soft upper bound). Why each reduction is sound:
+Memoised depth-first branch and bound over the rows of :mod:`._layout`, a room
+at a time. ``run_search(root, alpha)`` returns the value of the position when
+it is above ``alpha`` (exact), else a number ``<= alpha`` that the value cannot
+exceed (fail-soft upper bound). Why each reduction is sound:
 
 * Card types: two monsters of a value are interchangeable, so positions that
   differ by swapping them have the same value (and one key).
+* A room at a time: a position's children are the ends of its room (refill or
+  end of game), reached by every order of play (``room_children``); the
+  positions inside a room are walked but not searched or stored. Two
+  barehanded fights in a row commute and are walked in one order.
+* Dominance: room ends with the same card carried over share everything but
+  health and weapon; one with at least the health, weapon value and weapon
+  reach of another is at least as good (every line of the other stays legal
+  and keeps health and phi at least as high), so the other is dropped. Of the
+  endings (death or the last card) only the best is kept.
 * Room order only matters for fleeing (the room goes under the dungeon in room
-  order). When the room cannot be fled (a card of it is resolved, it came from
-  a flee under classic, the variant forbids fleeing, the dungeon is empty),
-  the key sorts the room.
+  order). When the room cannot be fled the key sorts it.
 * A weapon's reach is folded into ``cap`` = strongest monster it may fight;
   it is clipped to the strongest monster left, and a weapon that can fight no
   monster left is the same as no weapon. "Potion drunk in this room" only
@@ -21,19 +28,23 @@ Memoised depth-first branch and bound over the rows of :mod:`._layout`.
   still kill it, one weapon per monster under the strict rule (a weapon kills a
   strictly decreasing sequence). A win scores at most 20 plus the largest
   potion left, and only if phi can reach 20; a loss scores phi at death <= the
-  same sum. See ``_upper_bound``.
+  same sum. See ``upper_bound``.
 * Children are searched best bound first; once a child reaches the node's
   bound nothing can beat it, and children whose bound cannot beat the best so
   far are cut (their bound is still a sound upper bound of their value).
+  ``G_BETA`` is a proven upper bound on the root's value: no position below
+  the root can beat it, so it caps every node's bound.
 * ``easy`` allows fleeing any number of times in a row, which makes cycles.
   Fleeing k times in a row only rotates the room and dungeon by 4k cards, so
   the search replaces runs of flees by one macro move "flee k times"
   (k = 1..L-1, where L is the rotation's period) after which the room must be
   played; a run of length >= L equals a shorter one. The graph is then acyclic
   and every value is exact.
-* The transposition table has a fixed size. Entries carry the node count of
-  their subtree; a full bucket replaces the cheapest entry. Losing an entry only
-  costs time: a missing entry is searched again.
+* The table is keyed without health and keeps, per health, the best proven
+  lower and upper bounds: more health is never worse, so a lower bound proven
+  at less health and an upper bound proven at more health also hold. It has a
+  fixed size; a full bucket replaces the entry with the least work under it.
+  Losing an entry only costs time.
 """
 
 from __future__ import annotations
@@ -84,7 +95,6 @@ G_EQUAL = 7
 G_BUCKET_MASK = 8
 G_NEXT_CHECK = 9
 G_HAS_DEADLINE = 10
-G_STORES = 11
 G_HITS = 12
 G_BETA = 13  # a proven upper bound on the root's value: no position can beat it
 NG = 16
