@@ -42,7 +42,7 @@ from fractions import Fraction
 from typing import Final
 
 from .actions import Action
-from .cards import Card, Kind, card, parse_card
+from .cards import FULL_DECK, Card, Kind, card, parse_card
 from .errors import IllegalActionError, StateTextError
 from .state import MAX_HEALTH, State
 from .variants import Variant
@@ -124,6 +124,10 @@ class InfoState:
     def dungeon_size(self) -> int:
         return len(self.unseen) + len(self.bottom)
 
+    def seen(self, deck: Iterable[Card] = FULL_DECK) -> frozenset[Card]:
+        """The cards of ``deck`` already seen: resolved, in the room, or fled to the bottom."""
+        return frozenset(deck) - self.unseen
+
     @property
     def weapon_reach(self) -> int:
         """The strongest monster the weapon may still fight, 0 without a weapon."""
@@ -139,12 +143,10 @@ class InfoState:
         return sum(c.value for c in cards if c.kind is Kind.MONSTER)
 
     def can_flee(self) -> bool:
-        v = self.variant
-        if not v.may_flee or self.is_over:
-            return False
-        if len(self.room) != ROOM_SIZE or self.resolved_in_room or not self.dungeon_size:
-            return False
-        return v.may_flee_twice or not self.fled_last
+        return not self.is_over and self.variant.allows_flee(
+            room_size=len(self.room), resolved=self.resolved_in_room,
+            dungeon_size=self.dungeon_size, fled_last=self.fled_last,
+        )
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The same actions, in the same order, as ``legal_actions`` of the true state."""

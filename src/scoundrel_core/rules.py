@@ -74,12 +74,10 @@ def new_game(
 
 
 def _can_flee(s: State) -> bool:
-    v = s.variant
-    if not v.may_flee or s.is_over:
-        return False
-    if len(s.room) != ROOM_SIZE or s.resolved_in_room or not s.dungeon_size:
-        return False
-    return v.may_flee_twice or not s.fled_last
+    return not s.is_over and s.variant.allows_flee(
+        room_size=len(s.room), resolved=s.resolved_in_room, dungeon_size=s.dungeon_size,
+        fled_last=s.fled_last,
+    )
 
 
 # Per card id: kind and value, as plain tuples for the packed-word fast path.

@@ -49,6 +49,15 @@ class Variant:
         """Whether a room dealt by a flee may itself be fled."""
         return self.name == "easy"
 
+    def allows_flee(
+        self, *, room_size: int, resolved: int, dungeon_size: int, fled_last: bool
+    ) -> bool:
+        """Whether a room may be fled: full (4 cards), untouched, with cards left to
+        deal, and (classic) not itself dealt by a flee."""
+        if not self.may_flee or room_size != 4 or resolved or not dungeon_size:
+            return False
+        return self.may_flee_twice or not fled_last
+
     @property
     def equal_wear(self) -> bool:
         """Whether a used weapon may fight a monster equal to its last kill."""

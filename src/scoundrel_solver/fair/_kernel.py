@@ -31,12 +31,15 @@ stores value + INEXACT when its subtree used a leaf evaluation.
 Why draws are enumerated as unordered multisets: the order of cards inside a
 room matters only if that room is fled (it goes to the bottom in room order).
 Given the multiset, every order is equally likely and the player sees it before
-choosing, but every non-flee action has a value independent of the order. So
-the exact value of a fresh room is the average over the distinct orders of
-max(flee value for that order, best non-flee value); ``room_node`` computes the
-non-flee part once and ``flee_value`` averages over the orders, which is the
-same number as enumerating ordered draws (checked against an ordered,
-card-by-card reference in the tests).
+choosing, but every non-flee action has a value independent of the order
+(after one card is resolved the room can no longer be fled, and the next
+room's order is the carried card then fresh draws). So the exact value of a
+fresh room is the average over its distinct orders of max(flee value for that
+order, best non-flee value): a decision frame computes the non-flee part once,
+then averages over the orders. That is the same number as enumerating ordered
+draws, at a fraction of the cost (checked against an ordered, card-by-card
+twin in the tests). Distinct orders of a multiset are equally likely, each
+standing for the same number of permutations, so a plain average is right.
 """
 
 from __future__ import annotations
@@ -52,7 +55,7 @@ POTION0 = 22
 INEXACT = 1000.0
 NEG = -1.0e9
 BOTTOM_CAP = 512
-_KEY = types.UniTuple(types.int64, 2)
+_KEY = types.UniTuple(types.int64, 2)  # type: ignore[no-untyped-call]
 NPAR = 8
 
 
@@ -163,7 +166,7 @@ def leaf(
     low = par[4] - h
     if low < 0.0:
         low = 0.0
-    return (
+    return float(
         h
         + par[0] * psum
         + par[1] * absorb
@@ -178,7 +181,7 @@ def bottom_hash(bot: np.ndarray, bpos: np.ndarray) -> int:
     x = np.int64(bpos[1] - bpos[0])
     for k in range(bpos[0], bpos[1]):
         x = x * np.int64(37) + np.int64(bot[k] + 1)
-    return x
+    return int(x)
 
 
 @njit(cache=True)
@@ -189,61 +192,11 @@ def pack_counts(cnt: np.ndarray) -> int:
             x = (x << np.int64(2)) | np.int64(cnt[t])
         else:
             x = (x << np.int64(1)) | np.int64(cnt[t])
-    return x
+    return int(x)
 
 
-@njit(cache=True)
-def room_node(
-    cnt: np.ndarray,
-    u: int,
-    bot: np.ndarray,
-    bpos: np.ndarray,
-    room: int,
-    rn: int,
-    rlo: int,
-    rhi: int,
-    h: int,
-    w: int,
-    lk: int,
-    pu: int,
-    res: int,
-    fled: int,
-    depth: int,
-    cfg: np.ndarray,
-    par: np.ndarray,
-    stats: np.ndarray,
-    memo: Dict,
-) -> float:
-    """Best expected score at a decision (the player to move in a room)."""
-    stats[0] += 1
-    best = NEG
-    seen = 0
-    for i in range(rn):
-        t = room_get(room, i)
-        if (seen >> t) & 1:
-            continue
-        seen |= 1 << t
-        v = action_value(
-            cnt, u, bot, bpos, room, rn, rlo, rhi, h, w, lk, pu, res, fled, depth,
-            i, 0, cfg, par, stats, memo,
-        )
-        if v > best:
-            best = v
-        if t < MONSTERS and type_value(t) <= reach_of(w, lk, cfg[1]):
-            v = action_value(
-                cnt, u, bot, bpos, room, rn, rlo, rhi, h, w, lk, pu, res, fled, depth,
-                i, 1, cfg, par, stats, memo,
-            )
-            if v > best:
-                best = v
-    if can_flee(u, bpos, rn, res, fled, cfg):
-        v = action_value(
-            cnt, u, bot, bpos, room, rn, rlo, rhi, h, w, lk, pu, res, fled, depth,
-            0, 2, cfg, par, stats, memo,
-        )
-        if v > best:
-            best = v
-    return best
+OP_DECIDE = 0
+OP_DRAW = 1
 
 
 @njit(cache=True)
@@ -256,32 +209,27 @@ def can_flee(u: int, bpos: np.ndarray, rn: int, res: int, fled: int, cfg: np.nda
 
 
 @njit(cache=True)
-def action_value(
+def step(
     cnt: np.ndarray,
     u: int,
     bot: np.ndarray,
     bpos: np.ndarray,
     room: int,
     rn: int,
-    rlo: int,
-    rhi: int,
     h: int,
     w: int,
     lk: int,
     pu: int,
     res: int,
-    fled: int,
-    depth: int,
     slot: int,
     mode: int,
-    cfg: np.ndarray,
-    par: np.ndarray,
-    stats: np.ndarray,
-    memo: Dict,
-) -> float:
-    """Value of one action: resolve room[slot] (mode 0), fight it with the weapon (1), flee (2)."""
-    if mode == 2:
-        return flee_value(cnt, u, bot, bpos, room, rlo, rhi, h, w, lk, depth, cfg, par, stats, memo)
+) -> tuple[int, float, int, int, int, int, int, int, int]:
+    """Resolve room[slot] (mode 0) or fight it with the weapon (mode 1).
+
+    Returns (what, score, room, rn, h, w, lk, pu, need): ``what`` is 0 when the
+    game ends with ``score``, 1 when the player decides again in the room, 2
+    when ``need`` cards are drawn first (a refill).
+    """
     t = room_get(room, slot)
     val = type_value(t)
     kind = type_kind(t)
@@ -302,164 +250,129 @@ def action_value(
         h2 = h - val
     dsize = u + bpos[1] - bpos[0]
     if h2 <= 0:
-        return float(h2 - monsters_left(cnt, bot, bpos, nroom, nrn))
+        score = float(h2 - monsters_left(cnt, bot, bpos, nroom, nrn))
+        return 0, score, nroom, nrn, h2, w2, lk2, pu2, 0
     if nrn == 0 and dsize == 0:
         bonus = val if kind == 2 and h2 == 20 else 0
-        return float(h2 + bonus)
+        return 0, float(h2 + bonus), nroom, nrn, h2, w2, lk2, pu2, 0
     if res + 1 == 3 and dsize > 0:
-        need = min(4 - nrn, dsize)
-        return chance(cnt, u, bot, bpos, nroom, nrn, need, h2, w2, lk2, 0, depth, cfg, par, stats, memo)
-    return room_node(
-        cnt, u, bot, bpos, nroom, nrn, 0, 0, h2, w2, lk2, pu2, res + 1, 0, depth,
-        cfg, par, stats, memo,
-    )
+        return 2, 0.0, nroom, nrn, h2, w2, lk2, 0, min(4 - nrn, dsize)
+    return 1, 0.0, nroom, nrn, h2, w2, lk2, pu2, 0
 
 
 @njit(cache=True)
-def flee_value(
-    cnt: np.ndarray,
+def perm_sequence(room: int, rlo: int, rhi: int, code: int) -> int:
+    """The room (4 cards) with room[rlo:rhi] in its ``code``-th order; -1 past the last order."""
+    m = rhi - rlo
+    fact = 1
+    for k in range(2, m + 1):
+        fact *= k
+    if code >= fact:
+        return -1
+    avail = 0x3210  # 4-bit slots of the items not yet placed
+    nav = m
+    out = 0
+    c = code
+    for k in range(4):
+        if rlo <= k < rhi:
+            f = 1
+            for j in range(2, nav):
+                f *= j
+            idx = c // f
+            c = c % f
+            item = (avail >> (4 * idx)) & 15
+            low = avail & ((1 << (4 * idx)) - 1)
+            avail = low | ((avail >> (4 * (idx + 1))) << (4 * idx))
+            nav -= 1
+            out |= room_get(room, rlo + item) << (5 * k)
+        else:
+            out |= room_get(room, k) << (5 * k)
+    return out
+
+
+# frame fields of the explicit stack (the search is iterative: numba's cache
+# does not handle recursive functions reliably)
+F_OP = 0
+F_U = 1
+F_ROOM = 2
+F_RN = 3
+F_RLO = 4
+F_RHI = 5
+F_H = 6
+F_W = 7
+F_LK = 8
+F_PU = 9
+F_RES = 10
+F_FLED = 11
+F_NEED = 12
+F_DEPTH = 13
+F_IT = 14
+F_PEND = 15
+F_HI = 16
+F_COUNT = 17
+F_LEVEL = 18
+F_T = 19
+F_PICK = 20  # 20..23
+F_BPOS0 = 24
+F_K1 = 25
+F_K2 = 26
+F_LEAVES = 27
+NFIELDS = 28
+MAX_FRAMES = 256
+
+PEND_MAX = 0
+PEND_FLEE = 1
+PEND_WEIGHTED = 2
+PEND_PLAIN = 3
+IT_FLEE = 100
+
+
+@njit(cache=True)
+def _push(
+    fi: np.ndarray,
+    ff: np.ndarray,
+    sp: int,
+    op: int,
     u: int,
-    bot: np.ndarray,
-    bpos: np.ndarray,
     room: int,
+    rn: int,
     rlo: int,
     rhi: int,
     h: int,
     w: int,
     lk: int,
-    depth: int,
-    cfg: np.ndarray,
-    par: np.ndarray,
-    stats: np.ndarray,
-    memo: Dict,
-) -> float:
-    """Flee: the room goes under the dungeon; average over the unknown orders of room[rlo:rhi]."""
-    m = rhi - rlo
-    hi = bpos[1]
-    total = 0.0
-    count = 0
-    done = np.zeros(24, np.int64)
-    ndone = 0
-    perm = np.zeros(4, np.int64)
-    for code in range(24):
-        # the code-th permutation of m items (codes >= m! are skipped)
-        fact = 1
-        for k in range(2, m + 1):
-            fact *= k
-        if code >= fact:
-            break
-        avail = np.arange(4)
-        c = code
-        for k in range(m):
-            f = 1
-            for j in range(2, m - k):
-                f *= j
-            idx = c // f
-            c = c % f
-            perm[k] = avail[idx]
-            for j in range(idx, 3):
-                avail[j] = avail[j + 1]
-        seq = np.int64(0)
-        for k in range(4):
-            if rlo <= k < rhi:
-                tt = room_get(room, rlo + perm[k - rlo])
-            else:
-                tt = room_get(room, k)
-            bot[hi + k] = tt
-            seq = seq * 32 + tt
-        dup = False
-        for j in range(ndone):
-            if done[j] == seq:
-                dup = True
-        if dup:
-            continue
-        done[ndone] = seq
-        ndone += 1
-        bpos[1] = hi + 4
-        total += chance(cnt, u, bot, bpos, 0, 0, 4, h, w, lk, 1, depth, cfg, par, stats, memo)
-        bpos[1] = hi
-        count += 1
-    return total / count
-
-
-@njit(cache=True)
-def chance(
-    cnt: np.ndarray,
-    u: int,
-    bot: np.ndarray,
-    bpos: np.ndarray,
-    room: int,
-    rn: int,
-    need: int,
-    h: int,
-    w: int,
-    lk: int,
+    pu: int,
+    res: int,
     fled: int,
+    need: int,
     depth: int,
-    cfg: np.ndarray,
-    par: np.ndarray,
-    stats: np.ndarray,
-    memo: Dict,
-) -> float:
-    """Expected value of drawing ``need`` cards onto the room, then playing on."""
-    if depth <= 0:
-        stats[1] += 1
-        return leaf(cnt, bot, bpos, room, rn, h, w, lk, cfg[1], par)
-    k1 = pack_counts(cnt) | (np.int64(h) << 44) | (np.int64(w) << 49) | (np.int64(lk) << 53)
-    k1 |= np.int64(fled) << 57
-    k2 = bottom_hash(bot, bpos) * np.int64(1000003) + np.int64(room * 8 + rn)
-    k2 = k2 * np.int64(131) + np.int64(depth * 8 + need)
-    key = (k1, k2)
-    if key in memo:
-        v = memo[key]
-        if v > INEXACT / 2:
-            stats[1] += 1
-            return v - INEXACT
-        return v
-    leaves0 = stats[1]
-    if u >= need:
-        total = draw_rec(
-            0, -1, 0, need, 1.0, cnt, u, bot, bpos, room, rn, rn, h, w, lk, fled, depth,
-            cfg, par, stats, memo,
-        )
-        ways = 1.0
-        for k in range(need):
-            ways = ways * (u - k) / (k + 1)
-        value = total / ways
-    else:
-        # every unseen card comes up (in random order), then the top of the bottom
-        saved = cnt.copy()
-        nroom = room
-        nrn = rn
-        for t in range(NTYPES):
-            for _ in range(cnt[t]):
-                nroom |= t << (5 * nrn)
-                nrn += 1
-            cnt[t] = 0
-        rhi = nrn
-        lo = bpos[0]
-        for _ in range(need - u):
-            nroom |= bot[bpos[0]] << (5 * nrn)
-            nrn += 1
-            bpos[0] += 1
-        value = room_node(
-            cnt, 0, bot, bpos, nroom, nrn, rn, rhi, h, w, lk, 0, 0, fled, depth - 1,
-            cfg, par, stats, memo,
-        )
-        bpos[0] = lo
-        for t in range(NTYPES):
-            cnt[t] = saved[t]
-    memo[key] = value + (INEXACT if stats[1] > leaves0 else 0.0)
-    return value
+) -> int:
+    if sp >= MAX_FRAMES:
+        raise ValueError("search stack overflow")
+    fi[sp, :] = 0
+    fi[sp, F_OP] = op
+    fi[sp, F_U] = u
+    fi[sp, F_ROOM] = room
+    fi[sp, F_RN] = rn
+    fi[sp, F_RLO] = rlo
+    fi[sp, F_RHI] = rhi
+    fi[sp, F_H] = h
+    fi[sp, F_W] = w
+    fi[sp, F_LK] = lk
+    fi[sp, F_PU] = pu
+    fi[sp, F_RES] = res
+    fi[sp, F_FLED] = fled
+    fi[sp, F_NEED] = need
+    fi[sp, F_DEPTH] = depth
+    ff[sp, 0] = NEG
+    ff[sp, 1] = 0.0
+    ff[sp, 2] = 0.0
+    return sp + 1
 
 
 @njit(cache=True)
-def draw_rec(
-    t0: int,
-    last: int,
-    same: int,
-    need: int,
-    weight: float,
+def run(
+    op: int,
     cnt: np.ndarray,
     u: int,
     bot: np.ndarray,
@@ -467,40 +380,253 @@ def draw_rec(
     room: int,
     rn: int,
     rlo: int,
+    rhi: int,
     h: int,
     w: int,
     lk: int,
+    pu: int,
+    res: int,
     fled: int,
+    need: int,
     depth: int,
     cfg: np.ndarray,
     par: np.ndarray,
     stats: np.ndarray,
     memo: Dict,
+    fi: np.ndarray,
+    ff: np.ndarray,
+    done: np.ndarray,
+    saved: np.ndarray,
 ) -> float:
-    """Sum over the multisets of ``need`` more unseen cards of weight * value.
+    """Expectimax value of a node, by an explicit-stack depth-first search.
 
-    Types are taken in non-decreasing order; the weight of a multiset is the
-    number of card sets it stands for (product of binomials).
+    OP_DECIDE: the player to move in the room (the best action's value).
+    OP_DRAW: ``need`` cards are drawn onto the room (a refill, or a fresh room
+    after a flee when ``fled``), then play goes on (the expected value).
+    ``cnt``, ``bot`` and ``bpos`` are restored on return.
     """
-    if need == 0:
-        return weight * room_node(
-            cnt, u, bot, bpos, room, rn, rlo, rn, h, w, lk, 0, 0, fled, depth - 1,
-            cfg, par, stats, memo,
-        )
-    total = 0.0
-    for t in range(t0, NTYPES):
-        c = cnt[t]
-        if c == 0:
+    sp = _push(fi, ff, 0, op, u, room, rn, rlo, rhi, h, w, lk, pu, res, fled, need, depth)
+    ret = 0.0
+    has_ret = False
+    while sp > 0:
+        f = sp - 1
+        u = fi[f, F_U]
+        room = fi[f, F_ROOM]
+        rn = fi[f, F_RN]
+        h = fi[f, F_H]
+        w = fi[f, F_W]
+        lk = fi[f, F_LK]
+        depth = fi[f, F_DEPTH]
+        if fi[f, F_OP] == OP_DECIDE:
+            if has_ret:
+                has_ret = False
+                if fi[f, F_PEND] == PEND_MAX:
+                    if ret > ff[f, 0]:
+                        ff[f, 0] = ret
+                else:
+                    # the player sees this order before choosing: max inside the average
+                    ff[f, 1] += max(ret, ff[f, 0])
+                    bpos[1] = fi[f, F_HI]
+            pushed = False
+            reach = reach_of(w, lk, cfg[1])
+            while fi[f, F_IT] < 2 * rn:
+                it = fi[f, F_IT]
+                fi[f, F_IT] = it + 1
+                i = it >> 1
+                mode = it & 1
+                t = room_get(room, i)
+                dup = False
+                for j in range(i):
+                    if room_get(room, j) == t:
+                        dup = True
+                if dup:
+                    continue
+                if mode == 1 and not (t < MONSTERS and type_value(t) <= reach):
+                    continue
+                what, score, r2, n2, h2, w2, lk2, pu2, nd = step(
+                    cnt, u, bot, bpos, room, rn, h, w, lk, fi[f, F_PU], fi[f, F_RES], i, mode
+                )
+                if what == 0:
+                    if score > ff[f, 0]:
+                        ff[f, 0] = score
+                    continue
+                fi[f, F_PEND] = PEND_MAX
+                if what == 1:
+                    sp = _push(
+                        fi, ff, sp, OP_DECIDE, u, r2, n2, 0, 0, h2, w2, lk2, pu2,
+                        fi[f, F_RES] + 1, 0, 0, depth,
+                    )
+                else:
+                    sp = _push(
+                        fi, ff, sp, OP_DRAW, u, r2, n2, 0, 0, h2, w2, lk2, 0, 0, 0, nd, depth
+                    )
+                pushed = True
+                break
+            if pushed:
+                continue
+            if fi[f, F_IT] < IT_FLEE:
+                if not can_flee(u, bpos, rn, fi[f, F_RES], fi[f, F_FLED], cfg):
+                    fi[f, F_IT] = IT_FLEE + 1000
+                else:
+                    fi[f, F_IT] = IT_FLEE
+                    fi[f, F_HI] = bpos[1]
+            # flee: the room goes under the dungeon, in each unknown order of room[rlo:rhi]
+            while fi[f, F_IT] < IT_FLEE + 1000:
+                code = fi[f, F_IT] - IT_FLEE
+                seq = perm_sequence(room, fi[f, F_RLO], fi[f, F_RHI], code)
+                if seq < 0:
+                    fi[f, F_IT] = IT_FLEE + 1000
+                    break
+                fi[f, F_IT] += 1
+                count = fi[f, F_COUNT]
+                dup = False
+                for j in range(count):
+                    if done[f, j] == seq:
+                        dup = True
+                if dup:
+                    continue
+                done[f, count] = seq
+                fi[f, F_COUNT] = count + 1
+                hi = fi[f, F_HI]
+                for k in range(4):
+                    bot[hi + k] = room_get(seq, k)
+                bpos[1] = hi + 4
+                fi[f, F_PEND] = PEND_FLEE
+                sp = _push(fi, ff, sp, OP_DRAW, u, 0, 0, 0, 0, h, w, lk, 0, 0, 1, 4, depth)
+                pushed = True
+                break
+            if pushed:
+                continue
+            v = ff[f, 0]
+            if fi[f, F_COUNT] > 0:
+                v = ff[f, 1] / fi[f, F_COUNT]
+            stats[0] += 1
+            sp -= 1
+            ret = v
+            has_ret = True
             continue
-        k = same + 1 if t == last else 1
-        mult = c / k
-        cnt[t] = c - 1
-        total += draw_rec(
-            t, t, k, need - 1, weight * mult, cnt, u - 1, bot, bpos,
-            room | (t << (5 * rn)), rn + 1, rlo, h, w, lk, fled, depth, cfg, par, stats, memo,
-        )
-        cnt[t] = c
-    return total
+
+        # OP_DRAW
+        need = fi[f, F_NEED]
+        it = fi[f, F_IT]
+        if it == 0:
+            if depth <= 0:
+                stats[1] += 1
+                ret = leaf(cnt, bot, bpos, room, rn, h, w, lk, cfg[1], par)
+                has_ret = True
+                sp -= 1
+                continue
+            k1 = pack_counts(cnt) | (np.int64(h) << 44) | (np.int64(w) << 49)
+            k1 |= (np.int64(lk) << 53) | (np.int64(fi[f, F_FLED]) << 57)
+            k2 = bottom_hash(bot, bpos) * np.int64(1000003) + np.int64(room * 8 + rn)
+            k2 = k2 * np.int64(131) + np.int64(depth * 8 + need)
+            key = (k1, k2)
+            if key in memo:
+                v = memo[key]
+                if v > INEXACT / 2:
+                    stats[1] += 1
+                    v -= INEXACT
+                ret = v
+                has_ret = True
+                sp -= 1
+                continue
+            fi[f, F_K1] = k1
+            fi[f, F_K2] = k2
+            fi[f, F_LEAVES] = stats[1]
+            for t in range(NTYPES):
+                saved[f, t] = cnt[t]
+            if u >= need:
+                fi[f, F_IT] = 1
+                it = 1
+                ff[f, 1] = 0.0
+            else:
+                # every unseen card comes up (in random order), then the top of the bottom
+                nroom = room
+                nrn = rn
+                for t in range(NTYPES):
+                    for _ in range(cnt[t]):
+                        nroom |= t << (5 * nrn)
+                        nrn += 1
+                    cnt[t] = 0
+                rhi2 = nrn
+                fi[f, F_BPOS0] = bpos[0]
+                for _ in range(need - u):
+                    nroom |= bot[bpos[0]] << (5 * nrn)
+                    nrn += 1
+                    bpos[0] += 1
+                fi[f, F_IT] = 2
+                fi[f, F_PEND] = PEND_PLAIN
+                sp = _push(
+                    fi, ff, sp, OP_DECIDE, 0, nroom, nrn, rn, rhi2, h, w, lk, 0, 0,
+                    fi[f, F_FLED], 0, depth - 1,
+                )
+                continue
+        value = 0.0
+        finished = False
+        if it == 2:
+            has_ret = False
+            value = ret
+            for t in range(NTYPES):
+                cnt[t] = saved[f, t]
+            bpos[0] = fi[f, F_BPOS0]
+            finished = True
+        else:
+            # odometer over the multisets of ``need`` unseen cards, types non-decreasing
+            level = fi[f, F_LEVEL]
+            t = fi[f, F_T]
+            if has_ret:
+                has_ret = False
+                ff[f, 1] += ff[f, 2] * ret
+                level -= 1
+                cnt[fi[f, F_PICK + level]] += 1
+                t = fi[f, F_PICK + level] + 1
+            while True:
+                if level == need:
+                    weight = 1.0
+                    run_len = 0
+                    nroom = room
+                    for i in range(need):
+                        p = fi[f, F_PICK + i]
+                        if i > 0 and p == fi[f, F_PICK + i - 1]:
+                            run_len += 1
+                        else:
+                            run_len = 1
+                        weight *= (saved[f, p] - run_len + 1) / run_len
+                        nroom |= p << (5 * (rn + i))
+                    ff[f, 2] = weight
+                    fi[f, F_LEVEL] = level
+                    fi[f, F_T] = t
+                    fi[f, F_PEND] = PEND_WEIGHTED
+                    sp = _push(
+                        fi, ff, sp, OP_DECIDE, u - need, nroom, rn + need, rn, rn + need,
+                        h, w, lk, 0, 0, fi[f, F_FLED], 0, depth - 1,
+                    )
+                    break
+                while t < NTYPES and cnt[t] == 0:
+                    t += 1
+                if t == NTYPES:
+                    if level == 0:
+                        finished = True
+                        break
+                    level -= 1
+                    cnt[fi[f, F_PICK + level]] += 1
+                    t = fi[f, F_PICK + level] + 1
+                    continue
+                fi[f, F_PICK + level] = t
+                cnt[t] -= 1
+                level += 1
+            if finished:
+                ways = 1.0
+                for k in range(need):
+                    ways = ways * (u - k) / (k + 1)
+                value = ff[f, 1] / ways
+        if finished:
+            key = (fi[f, F_K1], fi[f, F_K2])
+            memo[key] = value + (INEXACT if stats[1] > fi[f, F_LEAVES] else 0.0)
+            sp -= 1
+            ret = value
+            has_ret = True
+    return ret
 
 
 @njit(cache=True)
@@ -526,11 +652,16 @@ def search_root(
     stats: np.ndarray,
     memo: Dict,
 ) -> None:
-    """Value every root action (slots/modes); the room order is seen.
+    """Value every root action: resolve room[slot] (mode 0), with the weapon (1), flee (2).
 
-    ``memo`` may be kept between searches with the same ``cfg`` and ``par``:
-    its keys hold everything a chance node's value depends on.
+    The room order is seen at the root. ``memo`` may be kept between searches
+    with the same ``cfg`` and ``par``: its keys hold everything a chance node's
+    value depends on.
     """
+    fi = np.zeros((MAX_FRAMES, NFIELDS), np.int64)
+    ff = np.zeros((MAX_FRAMES, 3), np.float64)
+    done = np.zeros((MAX_FRAMES, 24), np.int64)
+    saved = np.zeros((MAX_FRAMES, NTYPES), np.int64)
     bpos = np.zeros(2, np.int64)
     bpos[1] = nbot
     u = 0
@@ -538,10 +669,32 @@ def search_root(
         u += cnt[t]
     for a in range(slots.shape[0]):
         leaves0 = stats[1]
-        out[a] = action_value(
-            cnt, u, bot, bpos, room, rn, 0, 0, h, w, lk, pu, res, fled, depth,
-            slots[a], modes[a], cfg, par, stats, memo,
-        )
+        if modes[a] == 2:
+            for k in range(rn):
+                bot[nbot + k] = room_get(room, k)
+            bpos[1] = nbot + rn
+            v = run(
+                OP_DRAW, cnt, u, bot, bpos, 0, 0, 0, 0, h, w, lk, 0, 0, 1, 4, depth,
+                cfg, par, stats, memo, fi, ff, done, saved,
+            )
+            bpos[1] = nbot
+        else:
+            what, score, r2, n2, h2, w2, lk2, pu2, nd = step(
+                cnt, u, bot, bpos, room, rn, h, w, lk, pu, res, slots[a], modes[a]
+            )
+            if what == 0:
+                v = score
+            elif what == 1:
+                v = run(
+                    OP_DECIDE, cnt, u, bot, bpos, r2, n2, 0, 0, h2, w2, lk2, pu2, res + 1,
+                    0, 0, depth, cfg, par, stats, memo, fi, ff, done, saved,
+                )
+            else:
+                v = run(
+                    OP_DRAW, cnt, u, bot, bpos, r2, n2, 0, 0, h2, w2, lk2, 0, 0, 0, nd,
+                    depth, cfg, par, stats, memo, fi, ff, done, saved,
+                )
+        out[a] = v
         exact[a] = 1 if stats[1] == leaves0 else 0
 
 

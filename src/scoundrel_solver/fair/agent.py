@@ -24,7 +24,7 @@ from .leaf import weights_array
 
 __all__ = ["ActionValue", "FairAgent", "card_type", "info_arrays"]
 
-EXACT_DEPTH: Final = 64
+EXACT_DEPTH: Final = 48
 _CFG_FLEE: Final = {"classic": 0, "easy": 1, "hard": 2}
 
 
@@ -58,6 +58,42 @@ def info_arrays(info: InfoState) -> tuple[np.ndarray, np.ndarray, int, np.ndarra
     return cnt, bot, len(info.bottom), cfg
 
 
+def _refill_outcomes(info: InfoState) -> int:
+    """How many distinct multisets of three cards the unseen cards can give."""
+    ways = [1, 0, 0, 0]  # ways[k]: multisets of k cards over the types seen so far
+    counts: dict[int, int] = {}
+    for c in info.unseen:
+        counts[card_type(c)] = counts.get(card_type(c), 0) + 1
+    for n in counts.values():
+        ways = [sum(ways[k - j] for j in range(min(n, k) + 1)) for k in range(4)]
+    return ways[3]
+
+
+def predicted_nodes(info: InfoState, depth: int) -> float:
+    """A memo-free estimate of the decision nodes of a search at ``depth``.
+
+    About 20 decision nodes per refill outcome and level: the first level has
+    the exact number of distinct three-card multisets of the unseen cards,
+    later ones the number over the card types that can still be there; a
+    level with nothing unseen left is deterministic (x10: the room plans).
+    """
+    u = len(info.unseen)
+    kinds = len({card_type(c) for c in info.unseen})
+    cost = 1.0
+    for i in range(depth):
+        left = u - 3 * i
+        if left <= 0:
+            cost *= 10.0
+            continue
+        if i == 0:
+            m = _refill_outcomes(info)
+        else:
+            k = min(kinds, left)
+            m = k * (k + 1) * (k + 2) // 6
+        cost *= 20.0 * max(1, m)
+    return cost
+
+
 def _room_word(info: InfoState) -> int:
     word = 0
     for i, c in enumerate(info.room):
@@ -68,9 +104,13 @@ def _room_word(info: InfoState) -> int:
 class FairAgent:
     """Expectimax on the information state; deterministic for a given state.
 
-    ``node_budget`` bounds the decision nodes of the deepest search tried
-    (a prediction from the previous depth); ``max_depth`` caps the depth
-    (``None``: up to exact).
+    The agent searches at depth 0 (the leaf evaluation right after this
+    room), then deepens while the search is inexact and the next depth is
+    predicted (``predicted_nodes``, which ignores the memo, and at least ten
+    times the last search) to fit in ``node_budget`` decision nodes. While
+    more than ``shallow_above`` cards are unseen it stays at depth 0, for
+    speed; ``max_depth`` caps the depth (``None``: up to exact). Nothing
+    depends on clocks, so the choice is a function of the information state.
     """
 
     def __init__(
@@ -78,19 +118,20 @@ class FairAgent:
         node_budget: int = 200_000,
         max_depth: int | None = None,
         weights: dict[str, float] | None = None,
-        min_depth: int = 1,
+        shallow_above: int = 24,
     ) -> None:
         self.node_budget = node_budget
         self.max_depth = EXACT_DEPTH if max_depth is None else max_depth
-        self.min_depth = min(min_depth, self.max_depth)
+        self.shallow_above = shallow_above
         self.par = weights_array(weights)
         self.nodes = 0
         self.memo_limit = 2_000_000
         self._memo = K.new_memo()
         self._memo_cfg: tuple[int, int] = (-1, -1)
 
-    def reset(self) -> None:
-        """Forget the memo (it is also dropped when it grows past ``memo_limit``)."""
+    def reset(self, seed: int = 0) -> None:
+        """Start a new game: forget the memo (also dropped past ``memo_limit`` entries)."""
+        del seed
         self._memo = K.new_memo()
 
     def search(self, info: InfoState, depth: int) -> tuple[list[ActionValue], int]:
@@ -126,16 +167,17 @@ class FairAgent:
 
     def evaluate(self, info: InfoState) -> list[ActionValue]:
         """Every legal action valued by iterative deepening within the node budget."""
-        depth = self.min_depth
+        cap = 0 if len(info.unseen) > self.shallow_above else self.max_depth
+        cap = min(cap, self.max_depth)
+        depth = 0
         vals, nodes = self.search(info, depth)
         self.nodes += nodes
-        prev = max(nodes, 1)
-        while depth < self.max_depth and not all(v.exact for v in vals):
-            growth = max(nodes / prev, 30.0) if depth > self.min_depth else 300.0
-            if nodes * growth > self.node_budget:
+        while depth < cap and not all(v.exact for v in vals):
+            if predicted_nodes(info, depth + 1) > self.node_budget:
+                break
+            if nodes * 10 > self.node_budget:  # a deeper search costs at least that
                 break
             depth += 1
-            prev = max(nodes, 1)
             vals, nodes = self.search(info, depth)
             self.nodes += nodes
         return vals
@@ -145,6 +187,10 @@ class FairAgent:
         vals = self.evaluate(info)
         if not vals:
             raise ValueError(f"no legal action in {info.to_text()}")
+        if info.fled_last and not info.unseen and len(vals) > 1:
+            # easy lets a room be fled again and again; with every card known that can
+            # only rotate the dungeon, so never flee twice in a row then (games end)
+            vals = [v for v in vals if not v.action.is_flee]
         best = max(vals, key=lambda v: (v.value, -int(v.action)))
         return best.action, all(v.exact for v in vals)
 

@@ -1,0 +1,38 @@
+"""Fair play: agents that see only the information state, never the dungeon order.
+
+Design
+------
+- Knowledge: :class:`scoundrel_core.info.InfoState` is the room, health,
+  weapon, last kill, potion-used and fled flags, the set of unseen cards (the
+  top of the dungeon, in uniformly random order) and the known bottom (the
+  fled rooms, in order). Chance is explicit there: ``InfoState.apply`` returns
+  a ``ChanceNode`` with ``chance_outcomes()`` per card (kind and value).
+- Search (``_kernel``, numba, explicit stack): expectimax where decisions
+  inside a room are deterministic and chance happens only at refills and
+  flees. A refill draws a multiset of cards from the unseen ones
+  (hypergeometric weights); room order is only needed if a room is fled, and
+  there the value averages max(flee for this order, best non-flee) over the
+  equally likely orders, which equals the ordered computation exactly.
+  Chance nodes are memoised on the packed (unseen counts, bottom, health,
+  weapon, last kill, carried card, depth) key.
+- Depth counts refills expanded. At depth 0 a chance node takes the leaf
+  evaluation (:mod:`.leaf`). ``FairAgent`` deepens by iterative deepening
+  within a node budget; a search that never used the leaf is exact, and every
+  value says whether it is.
+- Twins: :mod:`.reference` has an ordered card-by-card twin of the kernel and
+  a world-enumerating brute force; the tests compare all three.
+"""
+
+from .agent import ActionValue, FairAgent
+from .api import FairGame, advise, play_fair
+from .baselines import GreedyAgent, RandomAgent
+
+__all__ = [
+    "ActionValue",
+    "FairAgent",
+    "FairGame",
+    "GreedyAgent",
+    "RandomAgent",
+    "advise",
+    "play_fair",
+]

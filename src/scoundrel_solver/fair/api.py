@@ -1,0 +1,123 @@
+"""Public facade of fair play: play a deal without peeking, or advise on a position.
+
+Info-state text (read by :func:`advise`): ``State.to_text()``, optionally
+followed by ``| bottom=[cards]``. Every dungeon card is unseen, its order
+ignored, except the cards named as the known bottom (the rooms the player
+fled, in the order they went down), which must end the dungeon::
+
+    classic/strict health=20 weapon=- last=- potion=0 resolved=0 fled=1
+    room=[2C 3C 4C 5C] dungeon=[9H 6S 7S 8S 9S] | bottom=[6S 7S 8S 9S]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import scoundrel_core as sc
+from scoundrel_core import Action, State
+from scoundrel_core.info import InfoState, observe, parse_info_text
+
+from .agent import FairAgent
+from .baselines import GreedyAgent, RandomAgent
+
+__all__ = ["MAX_ACTIONS", "Agent", "FairGame", "advise", "make_agent", "play_fair", "play_with"]
+
+MAX_ACTIONS = 5000
+"""A game longer than this is a looping agent (``easy`` allows endless flees)."""
+
+
+class Agent(Protocol):
+    """Anything that picks an action from the information state alone."""
+
+    def reset(self, seed: int) -> None: ...
+
+    def choose(self, info: InfoState) -> tuple[Action, bool]: ...
+
+
+@dataclass(frozen=True)
+class FairGame:
+    """A finished game: the line played, the final score, and per decision
+    whether the agent's values were exact (True) or depth-limited (False)."""
+
+    start: str
+    actions: tuple[str, ...]
+    exact: tuple[bool, ...]
+    score: int
+    won: bool
+
+    @property
+    def line(self) -> str:
+        return " ".join(self.actions)
+
+
+def make_agent(name: str, **opts: Any) -> Agent:
+    """``fair`` (options of :class:`FairAgent`), ``greedy`` or ``random``."""
+    if name == "fair":
+        return FairAgent(**opts)
+    if opts:
+        raise ValueError(f"agent {name!r} takes no options, got {sorted(opts)}")
+    if name == "greedy":
+        return GreedyAgent()
+    if name == "random":
+        return RandomAgent()
+    raise ValueError(f"unknown agent {name!r}; known: fair, greedy, random")
+
+
+def _start(state_or_seed: State | int, variant: str, weapon_rule: str | None) -> State:
+    if isinstance(state_or_seed, State):
+        return state_or_seed
+    return sc.new_game(seed=state_or_seed, variant=variant, weapon_rule=weapon_rule)
+
+
+def play_with(
+    agent: Agent,
+    state_or_seed: State | int,
+    variant: str = "classic",
+    weapon_rule: str | None = None,
+) -> FairGame:
+    """Play to the end; the agent sees only what :func:`observe` tells it."""
+    s = _start(state_or_seed, variant, weapon_rule)
+    agent.reset(state_or_seed if isinstance(state_or_seed, int) else 0)
+    info = InfoState.initial(s)
+    start = s.to_text()
+    acts: list[str] = []
+    exact: list[bool] = []
+    while not s.is_over:
+        if len(acts) >= MAX_ACTIONS:
+            raise RuntimeError(f"game not over after {MAX_ACTIONS} actions: {s}")
+        a, ex = agent.choose(info)
+        nxt = sc.apply(s, a)
+        info = observe(info, a, nxt)
+        s = nxt
+        acts.append(str(a))
+        exact.append(ex)
+    score = s.score
+    assert score is not None
+    return FairGame(start, tuple(acts), tuple(exact), score, s.won)
+
+
+def play_fair(
+    state_or_seed: State | int,
+    variant: str = "classic",
+    weapon_rule: str | None = None,
+    agent: FairAgent | None = None,
+) -> FairGame:
+    """Play a deal (a seed, or a start state whose dungeon order stays hidden) fairly.
+
+    >>> g = play_fair(sc.new_game(deck="5H 2C 3D 4S 6C", partial=True))
+    >>> g.won, g.score, all(g.exact)
+    (True, 19, True)
+    """
+    return play_with(agent or FairAgent(), state_or_seed, variant, weapon_rule)
+
+
+def advise(state_text: str, agent: FairAgent | None = None) -> list[tuple[str, float, bool]]:
+    """Each legal action's expected final score and whether that value is exact.
+
+    ``state_text`` is the info-state text of this module's docstring. Actions
+    come in the order of ``legal_actions``.
+    """
+    info = parse_info_text(state_text)
+    vals = (agent or FairAgent()).evaluate(info)
+    return [(str(v.action), v.value, v.exact) for v in vals]

@@ -1,0 +1,183 @@
+"""Fair agents never peek; the baselines and the eval command behave."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import scoundrel_core as sc
+from scoundrel_core import FULL_DECK, State
+from scoundrel_core.info import InfoState, observe
+from scoundrel_solver.fair import FairAgent, GreedyAgent, RandomAgent, advise, play_fair
+from scoundrel_solver.fair.eval_cli import main, parse_seeds, wilson
+from scoundrel_solver.fair.reference import brute_values
+
+
+def _with_dungeon(s: State, dungeon: list[sc.Card]) -> State:
+    return State.from_parts(
+        dungeon=dungeon,
+        room=s.room,
+        health=s.health,
+        weapon=s.weapon,
+        last_kill=s.last_kill,
+        potion_used=s.potion_used,
+        resolved=s.resolved_in_room,
+        fled=s.fled_last,
+        variant=s.variant,
+    )
+
+
+@given(st.integers(0, 10**6), st.integers(6, 12), st.integers(0, 6), st.randoms())
+@settings(max_examples=30, deadline=None)
+def test_choice_ignores_order_of_unseen_cards(
+    seed: int, n_cards: int, steps: int, shuffler: random.Random
+) -> None:
+    """Two states that differ only in the order of the unseen cards get the same decision."""
+    rng = random.Random(seed)
+    s = sc.new_game(deck=rng.sample(FULL_DECK, n_cards), partial=True)
+    info = InfoState.initial(s)
+    for _ in range(steps):
+        if s.is_over:
+            return
+        a = rng.choice(sc.legal_actions(s))
+        s2 = sc.apply(s, a)
+        info = observe(info, a, s2)
+        s = s2
+    if s.is_over:
+        return
+    nb = len(info.bottom)
+    d = list(s.dungeon)
+    unseen = d[: len(d) - nb]
+    shuffled = list(unseen)
+    shuffler.shuffle(shuffled)
+    other = _with_dungeon(s, shuffled + d[len(d) - nb :])
+    info1 = InfoState.from_state(s, info.bottom)
+    info2 = InfoState.from_state(other, info.bottom)
+    assert info1 == info2 == info
+    agent = FairAgent(node_budget=20_000)
+    assert agent.choose(info1) == FairAgent(node_budget=20_000).choose(info2)
+    assert [x[:2] for x in advise(s.to_text() + f" | bottom=[{sc.format_deck(info.bottom)}]")] == [
+        x[:2] for x in advise(other.to_text() + f" | bottom=[{sc.format_deck(info.bottom)}]")
+    ]
+
+
+def test_play_fair_small_deck_is_exact_and_legal() -> None:
+    s = sc.new_game(deck="9S 3D 5H KC 2C 7H 4S", partial=True)
+    g = play_fair(s)
+    assert all(g.exact) and len(g.actions) == len(g.exact)
+    end = sc.play_line(s, g.line)
+    assert end.is_over and end.score == g.score
+
+
+def test_play_fair_full_deal() -> None:
+    g = play_fair(7, agent=FairAgent(max_depth=0))
+    end = sc.play_line(sc.new_game(seed=7), g.line)
+    assert end.score == g.score and not all(g.exact)
+
+
+def test_advise_reports_each_action() -> None:
+    s = sc.new_game(deck="2C 3C 4C 5C 9H", partial=True)
+    adv = advise(s.to_text())
+    assert [a for a, _, _ in adv] == [str(a) for a in sc.legal_actions(s)]
+    assert all(exact for _, _, exact in adv)
+    for (_, v, _), (_, b) in zip(adv, brute_values(s), strict=True):
+        assert abs(v - float(b)) < 1e-9
+
+
+@pytest.mark.parametrize("variant", ["classic", "easy", "hard"])
+def test_baselines_play_legal_games(variant: str) -> None:
+    for agent in (GreedyAgent(), RandomAgent(3)):
+        for seed in range(3):
+            s = sc.new_game(seed=seed, variant=variant)
+            info = InfoState.initial(s)
+            while not s.is_over:
+                a, exact = agent.choose(info)
+                assert a in sc.legal_actions(s) and not exact
+                s2 = sc.apply(s, a)
+                info = observe(info, a, s2)
+                s = s2
+
+
+def test_wilson_and_seeds() -> None:
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and 0.2 < hi < 0.35
+    lo, hi = wilson(50, 100)
+    assert lo < 0.5 < hi and abs((lo + hi) / 2 - 0.5) < 1e-12
+    assert parse_seeds("3:7") == range(3, 7) and parse_seeds("5") == range(5, 6)
+    for bad in ("7:3", "a:b", "-1:4", "3:3"):
+        with pytest.raises(ValueError):
+            parse_seeds(bad)
+
+
+def test_eval_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--agent", "greedy", "--seeds", "0:5", "--json", "--quiet"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["games"] == 5 and 0 <= out["wins"] <= 5
+    for key in ("win_rate", "win_rate_ci95", "mean_score", "median_score"):
+        assert key in out
+    assert main(["--agent", "fair", "--seeds", "0:2", "--json", "--depth", "0"]) == 0
+    cap = capsys.readouterr()
+    assert json.loads(cap.out)["games"] == 2 and "2/2" in cap.err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--agent", "nobody"],
+        ["--seeds", "9:2"],
+        ["--seeds", "x"],
+        ["--variant", "weird"],
+        ["--weapon-rule", "bent"],
+        ["--jobs", "0"],
+    ],
+)
+def test_eval_bad_input(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*argv, "--quiet"]) != 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("scoundrel-eval: error:")
+
+
+def test_eval_perfect_unavailable(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import scoundrel_solver
+
+    def missing(*args: object, **kwargs: object) -> object:
+        raise NotImplementedError
+
+    monkeypatch.setattr(scoundrel_solver, "solve", missing)
+    assert main(["--agent", "random", "--seeds", "0:2", "--perfect", "--quiet"]) != 0
+    assert "not available" in capsys.readouterr().err
+
+
+def test_doctests() -> None:
+    import doctest
+
+    import scoundrel_core.info
+    import scoundrel_solver.fair.api
+    import scoundrel_solver.fair.eval_cli
+
+    for mod in (scoundrel_core.info, scoundrel_solver.fair.api, scoundrel_solver.fair.eval_cli):
+        failed, tried = doctest.testmod(mod)
+        assert tried > 0 and failed == 0, mod.__name__
+
+
+def test_fair_easy_games_end() -> None:
+    """easy allows endless flees; the agent never loops once every card is known."""
+    agent = FairAgent(max_depth=0)
+    for seed in range(3):
+        g = play_fair(seed, variant="easy", agent=agent)
+        assert sc.play_line(sc.new_game(seed=seed, variant="easy"), g.line).score == g.score
+
+
+def test_seen_is_the_complement_of_unseen() -> None:
+    s = sc.new_game(seed=11)
+    info = InfoState.initial(s)
+    assert info.seen() == frozenset(s.room)
+    s2 = sc.apply(s, sc.FLEE)
+    info2 = observe(info, sc.FLEE, s2)
+    assert info2.seen() == frozenset(s.room) | frozenset(s2.room)

@@ -1,0 +1,127 @@
+"""The numba search against its plain-Python twins, and exactness on small decks."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import scoundrel_core as sc
+from scoundrel_core import FULL_DECK, State
+from scoundrel_core.info import InfoState, observe
+from scoundrel_solver.fair import _kernel as K
+from scoundrel_solver.fair.agent import FairAgent, card_type
+from scoundrel_solver.fair.leaf import leaf_value, weights_array
+from scoundrel_solver.fair.reference import brute_value, brute_values, twin_values
+
+PAR = weights_array()
+
+
+def _position(
+    seed: int, n_cards: int, steps: int, variant: str
+) -> tuple[State, InfoState]:
+    """A reduced deal played randomly for a few steps, with the player's knowledge."""
+    rng = random.Random(seed)
+    deck = rng.sample(FULL_DECK, n_cards)
+    s = sc.new_game(deck=deck, variant=variant, partial=True)
+    info = InfoState.initial(s)
+    for _ in range(steps):
+        acts = sc.legal_actions(s)
+        if not acts:
+            break
+        a = rng.choice(acts)
+        nxt = sc.apply(s, a)
+        info = observe(info, a, nxt)
+        s = nxt
+    return s, info
+
+
+@given(
+    st.integers(0, 10**6),
+    st.integers(5, 9),
+    st.integers(0, 4),
+    st.sampled_from(["classic", "easy", "hard", "classic/equal"]),
+    st.integers(0, 2),
+)
+@settings(max_examples=70, deadline=None)
+def test_kernel_matches_ordered_twin(
+    seed: int, n_cards: int, steps: int, variant: str, depth: int
+) -> None:
+    _, info = _position(seed, n_cards, steps, variant)
+    if info.is_over:
+        return
+    agent = FairAgent()
+    vals, _ = agent.search(info, depth)
+    twin = twin_values(info, depth, PAR)
+    assert [v.action for v in vals] == [a for a, _, _ in twin]
+    for v, (_, tv, te) in zip(vals, twin, strict=True):
+        assert abs(v.value - tv) < 1e-7, (info.to_text(), v, tv)
+        assert v.exact == te
+
+
+@given(st.integers(0, 10**6), st.integers(0, 12))
+@settings(max_examples=300, deadline=None)
+def test_leaf_kernel_matches_python(seed: int, n_bottom: int) -> None:
+    rng = random.Random(seed)
+    cards = rng.sample(FULL_DECK, rng.randint(1, 30))
+    room = cards[: rng.randint(0, min(4, len(cards)))]
+    rest = cards[len(room) :]
+    bottom = rest[: min(n_bottom, len(rest))]
+    unseen = rest[len(bottom) :]
+    h = rng.randint(1, 20)
+    w = rng.choice([0, *range(2, 11)])
+    lk = 0 if not w else rng.choice([0, *range(2, 15)])
+    equal = rng.randint(0, 1)
+    cnt = np.zeros(K.NTYPES, np.int64)
+    for c in unseen:
+        cnt[card_type(c)] += 1
+    bot = np.zeros(K.BOTTOM_CAP, np.int64)
+    for i, c in enumerate(bottom):
+        bot[i] = card_type(c)
+    bpos = np.array([0, len(bottom)], np.int64)
+    word = 0
+    for i, c in enumerate(room):
+        word |= card_type(c) << (5 * i)
+    got = K.leaf(cnt, bot, bpos, word, len(room), h, w, lk, equal, PAR)
+    reach = 0 if not w else (14 if not lk else (lk if equal else lk - 1))
+    want = leaf_value(cards, h, w, reach, PAR)
+    assert abs(got - want) < 1e-9
+
+
+@given(
+    st.integers(0, 10**6),
+    st.integers(5, 8),
+    st.sampled_from(["classic", "hard", "classic/equal"]),
+)
+@settings(max_examples=25, deadline=None)
+def test_exact_values_match_brute_force(seed: int, n_cards: int, variant: str) -> None:
+    """On small decks the agent's values are exact and equal the world-by-world brute force."""
+    rng = random.Random(seed)
+    deck = rng.sample(FULL_DECK, n_cards)
+    s = sc.new_game(deck=deck, variant=variant, partial=True)
+    vals = FairAgent(node_budget=10**9).evaluate(InfoState.initial(s))
+    assert all(v.exact for v in vals)
+    brute = brute_values(s)
+    assert [v.action for v in vals] == [a for a, _ in brute]
+    for v, (_, b) in zip(vals, brute, strict=True):
+        assert abs(v.value - float(b)) < 1e-7
+
+
+def test_exact_value_after_a_flee_with_known_bottom() -> None:
+    # flee, then the one unseen card comes up before the fled room, in known order
+    s = sc.new_game(deck="QC 9S 2D 7H 5S 3H 8C", partial=True)
+    s2 = sc.apply(s, sc.FLEE)
+    info = observe(InfoState.initial(s), sc.FLEE, s2)
+    bottom = info.bottom
+    vals = FairAgent(node_budget=10**9).evaluate(info)
+    assert all(v.exact for v in vals)
+    want = brute_value(s2, bottom)
+    assert abs(max(v.value for v in vals) - float(want)) < 1e-9
+
+
+def test_depth_limited_is_reported() -> None:
+    info = InfoState.initial(sc.new_game(seed=5))
+    vals = FairAgent(max_depth=0).evaluate(info)
+    assert vals and not all(v.exact for v in vals)
