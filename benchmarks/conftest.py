@@ -6,7 +6,7 @@
 
 Seed sets, per variant: hard 0:200, classic 0:50, easy 0:20. ``--bench-seeds``
 (default: the ``SCOUNDREL_BENCH_SEEDS`` environment variable) replaces them: a
-plain range (``0:1000`` or a count, ``1000``) applies to every variant,
+plain range ``A:B`` (seeds A to B-1) applies to every variant,
 ``variant=range`` entries separated by commas to that variant only.
 """
 
@@ -43,7 +43,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Mod
 
 
 def parse_seed_sets(text: str) -> dict[str, range]:
-    from solver_table import parse_seeds
+    from scoundrel_solver.batch import parse_seeds
 
     sets = dict(DEFAULT_SEEDS)
     for item in filter(None, (part.strip() for part in text.split(","))):

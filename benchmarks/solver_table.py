@@ -23,20 +23,9 @@ from dataclasses import dataclass
 
 import scoundrel_core as sc
 from scoundrel_solver import SolveResult, solve
+from scoundrel_solver.batch import parse_seeds
 
 __all__ = ["Summary", "parse_seeds", "percentile", "summarize", "table_header", "table_row"]
-
-
-def parse_seeds(text: str) -> range:
-    """``"0:1000"`` (half open, like a Python slice) or ``"200"`` (seeds 0..199)."""
-    start, colon, stop = text.strip().partition(":")
-    try:
-        seeds = range(int(start or 0), int(stop)) if colon else range(int(start))
-    except ValueError:
-        raise ValueError(f"bad seed range {text!r}: use START:STOP or a count (0:1000)") from None
-    if not seeds or seeds.start < 0:
-        raise ValueError(f"bad seed range {text!r}: empty or negative")
-    return seeds
 
 
 def percentile(values: Sequence[float], share: float) -> float:

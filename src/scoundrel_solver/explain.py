@@ -22,7 +22,7 @@ def _weapon_text(s: State) -> str:
 
 def _what(a: sc.Action, before: State, after: State) -> str:
     if a.is_flee:
-        return "flee: the room goes under the dungeon"
+        return "flee: room goes under the dungeon"
     c = a.card
     assert c is not None
     if c.is_potion:

@@ -23,6 +23,8 @@ from typing import Any
 
 from scoundrel_core import FLEE_RULES, WEAPON_RULES, ScoundrelError, get_variant
 
+from ..batch import parse_seeds
+from ..progress import Progress
 from .api import Agent, make_agent, play_with
 
 __all__ = ["GameRecord", "main", "parse_seeds", "wilson"]
@@ -57,19 +59,6 @@ def wilson(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, 
     return (lo, hi)
 
 
-def parse_seeds(text: str) -> range:
-    """``A:B`` (seeds A..B-1) or a single seed ``A``."""
-    a, colon, b = text.partition(":")
-    try:
-        lo = int(a)
-        hi = int(b) if colon else lo + 1
-    except ValueError:
-        raise ValueError(f"bad seed range {text!r}: expected A:B with integers") from None
-    if lo < 0 or hi <= lo or hi > 2**64:
-        raise ValueError(f"bad seed range {text!r}: need 0 <= A < B <= 2**64")
-    return range(lo, hi)
-
-
 def _play_one(args: tuple[str, int, str, str, dict[str, Any]]) -> GameRecord:
     name, seed, variant, weapon_rule, opts = args
     agent = _agent_cache(name, variant, weapon_rule, opts)
@@ -93,18 +82,6 @@ def _agent_cache(name: str, variant: str, weapon_rule: str, opts: dict[str, Any]
     if key not in _AGENTS:
         _AGENTS[key] = make_agent(name, **opts)
     return _AGENTS[key]
-
-
-def _progress(done: int, total: int, wins: int, start: float) -> None:
-    width = 30
-    filled = width * done // max(total, 1)
-    rate = done / max(time.perf_counter() - start, 1e-9)
-    eta = (total - done) / rate if rate > 0 else 0.0
-    sys.stderr.write(
-        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} wins {wins}"
-        f" {rate:.1f} games/s eta {eta:.0f}s "
-    )
-    sys.stderr.flush()
 
 
 def _games(
@@ -207,13 +184,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = time.perf_counter()
     records: list[GameRecord] = []
     wins = 0
-    for rec in _games(args.agent, seeds, v.name, v.weapon_rule, opts, args.jobs):
-        records.append(rec)
-        wins += rec.won
-        if not args.quiet:
-            _progress(len(records), len(seeds), wins, start)
-    if not args.quiet:
-        sys.stderr.write("\n")
+    with Progress(len(seeds), f"{args.agent} {v}", enabled=not args.quiet) as bar:
+        for rec in _games(args.agent, seeds, v.name, v.weapon_rule, opts, args.jobs):
+            records.append(rec)
+            wins += rec.won
+            bar.advance(note=f"wins {wins}")
     report = summarize(records, time.perf_counter() - start)
     report = {"agent": args.agent, "variant": v.name, "weapon_rule": v.weapon_rule, **report}
     if perfect is not None:
