@@ -43,3 +43,19 @@ def test_repeated_solves_reuse_the_table_without_stale_entries() -> None:
     third = [solve(s, variant="hard").best_score for s in range(6)]
     assert first == third
     assert again != first  # the equal rule changes answers; a stale entry would leak across
+
+
+@pytest.mark.parametrize("limit", [{"max_nodes": 50}, {"max_nodes": 2000}, {"max_seconds": 0.02}])
+@pytest.mark.parametrize(("seed", "variant"), [(3, "classic"), (1, "classic"), (4, "hard")])
+def test_a_stopped_search_brackets_the_optimum(
+    seed: int, variant: str, limit: dict[str, float]
+) -> None:
+    exact = solve(seed, variant=variant)
+    cut = solve(seed, variant=variant, **limit)  # type: ignore[arg-type]
+    if cut.proven:  # small enough to finish within the limit
+        assert cut.best_score == exact.best_score
+        return
+    assert cut.stopped_by in ("max_nodes", "max_seconds")
+    assert cut.best_score <= exact.best_score <= cut.upper_bound
+    end = sc.play_line(sc.new_game(seed=seed, variant=variant), cut.line)
+    assert end.is_over and end.score == cut.best_score

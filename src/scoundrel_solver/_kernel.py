@@ -101,7 +101,7 @@ NG = 16
 
 MAX_DEPTH = 128
 MAX_CHILDREN = 256  # room outcomes (at most 4*2 * 3*2 * 2*2 = 192) plus flee runs (< 44)
-TIME_CHECK_EVERY = 1 << 14
+TIME_CHECK_EVERY = 1 << 10  # room-level nodes are slow enough that this costs nothing
 BUCKET = 4
 
 HEALTHS = MAX_HEALTH + 1  # bound vectors are indexed by health 1..20

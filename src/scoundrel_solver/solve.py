@@ -167,9 +167,17 @@ def _greedy_line(s: State) -> list[sc.Action]:
     return acts
 
 
+def _run(row: np.ndarray, alpha: int, g: np.ndarray, deadline: np.ndarray, path: np.ndarray,
+         best_path: np.ndarray, table: TranspositionTable) -> int:
+    return int(k.run_search(row, alpha, g, deadline, path, best_path, table.keys, table.low,
+                            table.high, table.stamp, table.work, *_scratch()))
+
+
 def _search_value(row: np.ndarray, root_bound: int, g: np.ndarray, deadline: np.ndarray,
-                  path: np.ndarray, best_path: np.ndarray, table: TranspositionTable) -> int:
-    """The exact value of the root (or NEG_INF if a limit stopped the search).
+                  path: np.ndarray, best_path: np.ndarray,
+                  table: TranspositionTable) -> tuple[int, int]:
+    """(value, proven upper bound): the exact value of the root, or NEG_INF if a
+    limit stopped the search; the bound is what the search had proven by then.
 
     Null-window searches from the top: with ``t`` a proven upper bound on the
     value (first the static bound), ask "is the value at least t?" with the
@@ -180,21 +188,37 @@ def _search_value(row: np.ndarray, root_bound: int, g: np.ndarray, deadline: np.
     The table keeps every proven bound from one question to the next.
     """
     target = root_bound
+    g[k.G_BETA] = target
     if g[k.G_FLEE_RULE] == FLEE_NEVER:
         # Without fleeing most deals are lost by far: a descent from the top
         # would take many questions, one full-window search is cheaper.
-        g[k.G_BETA] = target
-        return int(k.run_search(row, k.NEG_INF, g, deadline, path, best_path, table.keys,
-                                table.low, table.high, table.stamp, table.work, *_scratch()))
+        return _run(row, k.NEG_INF, g, deadline, path, best_path, table), target
     while True:
         g[k.G_BETA] = target
-        v = int(k.run_search(row, target - 1, g, deadline, path, best_path, table.keys,
-                             table.low, table.high, table.stamp, table.work, *_scratch()))
+        v = _run(row, target - 1, g, deadline, path, best_path, table)
         if g[k.G_ABORT] or v >= target:
-            return v
+            return v, target
         if g[k.G_BEST_LEN] and g[k.G_BEST] >= v:
-            return v  # a line found on the way already reaches the new bound
+            return v, v  # a line found on the way already reaches the new bound
         target = v
+
+
+RESCUE_NODES = 20_000
+
+
+def _rescue(row: np.ndarray, g: np.ndarray, deadline: np.ndarray, path: np.ndarray,
+            best_path: np.ndarray, table: TranspositionTable, budget: int) -> None:
+    """After a limit stopped the search: a short full-window search for a good line.
+
+    The null-window questions only record lines that reach their target, so a
+    search stopped early may hold no line at all. A full-window search records
+    every improvement on its first dives; a small node budget keeps it brief.
+    """
+    g[k.G_ABORT] = 0
+    g[k.G_HAS_DEADLINE] = 0
+    g[k.G_MAX_NODES] = g[k.G_NODES] + budget
+    g[k.G_NEXT_CHECK] = g[k.G_NODES] + 1
+    _run(row, k.NEG_INF, g, deadline, path, best_path, table)
 
 
 def solve(
@@ -209,8 +233,9 @@ def solve(
 
     ``game_or_deck``: a position, a deck (text or cards, top of the dungeon
     first; all 44 cards) or a seed. ``max_nodes``/``max_seconds`` stop the
-    search early; the result then says ``proven=False`` and carries the best
-    line found so far. ``table_mib`` caps the transposition table's memory.
+    search early; the result then says ``proven=False``, carries the best line
+    found (after a short rescue search for one: at most as many nodes again as
+    ``max_nodes``, and at most 20,000) and the bound the search had proven. ``table_mib`` caps the transposition table's memory.
     """
     start, seed = _start_state(game_or_deck, variant, weapon_rule)
     if max_nodes is not None and (not isinstance(max_nodes, int) or max_nodes < 1):
@@ -251,19 +276,24 @@ def solve(
     best_path = np.zeros(k.MAX_DEPTH, np.int64)
     row = state_row(start)
     root_bound = int(k.upper_bound(row[F_REM], row[F_HP], row[F_W], row[F_CAP], int(v.equal_wear)))
-    value = _search_value(row, root_bound, g, deadline, path, best_path, table)
+    value, proven_bound = _search_value(row, root_bound, g, deadline, path, best_path, table)
     nodes = int(g[k.G_NODES])
-    found = int(g[k.G_BEST_LEN])
-    line, end = _moves_to_actions(start, best_path[:found].tolist()) if found else ([], start)
     if g[k.G_ABORT]:
+        stopped = "max_nodes" if g[k.G_ABORT] == 1 else "max_seconds"
+        budget = RESCUE_NODES if max_nodes is None else min(RESCUE_NODES, max_nodes)
+        _rescue(row, g, deadline, path, best_path, table, budget)
+        found = int(g[k.G_BEST_LEN])
+        line, end = _moves_to_actions(start, best_path[:found].tolist()) if found else ([], start)
         greedy = _greedy_line(start)
         final = sc.play_line(start, greedy).score
-        best = int(g[k.G_BEST]) if found else None
         assert final is not None
-        if best is None or final > best:
+        if not found or final > int(g[k.G_BEST]):
             line, best = greedy, final
-        stopped = "max_nodes" if g[k.G_ABORT] == 1 else "max_seconds"
-        return result(best, root_bound, False, line, nodes, stopped)
+        else:
+            best = int(g[k.G_BEST])
+        return result(best, max(proven_bound, best), False, line, int(g[k.G_NODES]), stopped)
+    found = int(g[k.G_BEST_LEN])
+    line, end = _moves_to_actions(start, best_path[:found].tolist()) if found else ([], start)
     if end.score != value:
         raise AssertionError(
             f"internal error: the line found scores {end.score}, the search proved {value} "
