@@ -18,17 +18,7 @@ from scoundrel_solver.fair.reference import brute_values
 
 
 def _with_dungeon(s: State, dungeon: list[sc.Card]) -> State:
-    return State.from_parts(
-        dungeon=dungeon,
-        room=s.room,
-        health=s.health,
-        weapon=s.weapon,
-        last_kill=s.last_kill,
-        potion_used=s.potion_used,
-        resolved=s.resolved_in_room,
-        fled=s.fled_last,
-        variant=s.variant,
-    )
+    return s.with_dungeon(dungeon)
 
 
 @given(st.integers(0, 10**6), st.integers(6, 12), st.integers(0, 6), st.randoms())

@@ -152,6 +152,22 @@ class State:
         )
         return cls(pack_cards(d), info)
 
+    def with_dungeon(self, dungeon: Sequence[Card | str]) -> State:
+        """The same position with another dungeon (for example the unseen cards reordered)."""
+        return State.from_parts(
+            dungeon=dungeon,
+            room=self.room,
+            health=self.health,
+            weapon=self.weapon,
+            last_kill=self.last_kill,
+            potion_used=self.potion_used,
+            resolved=self.resolved_in_room,
+            fled=self.fled_last,
+            variant=self.variant,
+            over=self.is_over,
+            score=self.score,
+        )
+
     # -- fields -----------------------------------------------------------------
 
     @property

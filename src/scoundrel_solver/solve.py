@@ -235,7 +235,8 @@ def solve(
     first; all 44 cards) or a seed. ``max_nodes``/``max_seconds`` stop the
     search early; the result then says ``proven=False``, carries the best line
     found (after a short rescue search for one: at most as many nodes again as
-    ``max_nodes``, and at most 20,000) and the bound the search had proven. ``table_mib`` caps the transposition table's memory.
+    ``max_nodes``, and at most 20,000) and the bound the search had proven.
+    ``table_mib`` caps the transposition table's memory.
     """
     start, seed = _start_state(game_or_deck, variant, weapon_rule)
     if max_nodes is not None and (not isinstance(max_nodes, int) or max_nodes < 1):

@@ -75,19 +75,7 @@ def _worlds(s: State, bottom: tuple[Card, ...]) -> list[State]:
     unseen = d[: len(d) - len(bottom)]
     worlds = []
     for perm in itertools.permutations(unseen):
-        worlds.append(
-            State.from_parts(
-                dungeon=(*perm, *bottom),
-                room=s.room,
-                health=s.health,
-                weapon=s.weapon,
-                last_kill=s.last_kill,
-                potion_used=s.potion_used,
-                resolved=s.resolved_in_room,
-                fled=s.fled_last,
-                variant=s.variant,
-            )
-        )
+        worlds.append(s.with_dungeon((*perm, *bottom)))
     return worlds
 
 
