@@ -98,20 +98,7 @@ class InfoState:
             raise StateTextError(
                 f"bottom [{' '.join(map(str, b))}] is not the bottom of the dungeon of {s}"
             )
-        return cls(
-            variant=s.variant,
-            room=s.room,
-            health=s.health,
-            weapon_value=s.weapon_value,
-            last_kill=s.last_kill or 0,
-            potion_used=s.potion_used,
-            resolved_in_room=s.resolved_in_room,
-            fled_last=s.fled_last,
-            unseen=frozenset(d[: len(d) - len(b)]),
-            bottom=b,
-            is_over=s.is_over,
-            score=s.score,
-        )
+        return _seen_in(s, frozenset(d[: len(d) - len(b)]), b)
 
     @classmethod
     def initial(cls, s: State) -> InfoState:
@@ -311,19 +298,24 @@ def observe(info: InfoState, action: Action | int, new_state: State) -> InfoStat
             bottom = bottom[1:]
         else:
             raise IllegalActionError(f"card {c} drawn after {a} was neither unseen nor next")
+    return _seen_in(new_state, frozenset(unseen), bottom)
+
+
+def _seen_in(s: State, unseen: frozenset[Card], bottom: tuple[Card, ...]) -> InfoState:
+    """The visible part of ``s`` (everything but the dungeon) with this knowledge of the dungeon."""
     return InfoState(
-        variant=new_state.variant,
-        room=new_state.room,
-        health=new_state.health,
-        weapon_value=new_state.weapon_value,
-        last_kill=new_state.last_kill or 0,
-        potion_used=new_state.potion_used,
-        resolved_in_room=new_state.resolved_in_room,
-        fled_last=new_state.fled_last,
-        unseen=frozenset(unseen),
+        variant=s.variant,
+        room=s.room,
+        health=s.health,
+        weapon_value=s.weapon_value,
+        last_kill=s.last_kill or 0,
+        potion_used=s.potion_used,
+        resolved_in_room=s.resolved_in_room,
+        fled_last=s.fled_last,
+        unseen=unseen,
         bottom=bottom,
-        is_over=new_state.is_over,
-        score=new_state.score,
+        is_over=s.is_over,
+        score=s.score,
     )
 
 
