@@ -1,0 +1,37 @@
+"""Console-script entry points: the commands' ``main`` functions, made safe for pipes.
+
+``scoundrel-solve ... | head`` closes stdout early; that is the reader's
+choice, not an error, so it ends quietly instead of with a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+__all__ = ["eval_main", "solve_main"]
+
+
+def _quiet_on_closed_pipe(main: Callable[[Sequence[str] | None], int]) -> int:
+    try:
+        code = main(None)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        # Python would complain again when it flushes stdout at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
+def solve_main() -> int:
+    from .cli import main
+
+    return _quiet_on_closed_pipe(main)
+
+
+def eval_main() -> int:
+    from .fair.eval_cli import main
+
+    return _quiet_on_closed_pipe(main)
