@@ -95,7 +95,6 @@ G_EQUAL = 7
 G_BUCKET_MASK = 8
 G_NEXT_CHECK = 9
 G_HAS_DEADLINE = 10
-G_HITS = 12
 G_BETA = 13  # a proven upper bound on the root's value: no position can beat it
 NG = 16
 
@@ -730,7 +729,6 @@ def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_low, t_high,
             base = np.int64(key_hash(key) & np.uint64(g[G_BUCKET_MASK])) * BUCKET
             slot = tt_find(key, base, t_keys, t_stamp, stamp)
             if slot >= 0:
-                g[G_HITS] += 1
                 low, high = tt_bounds(slot, row[F_HP], t_low, t_high)
                 if high <= a0 or low >= high:
                     ret = high
