@@ -160,7 +160,7 @@ def test_card_not_in_room() -> None:
     with pytest.raises(sc.IllegalActionError, match=illegal("KS/f", "KS is not in the room")):
         sc.apply(START, "KS/f")
     with pytest.raises(sc.IllegalActionError, match=illegal("5H", "5H is not in the room")):
-        sc.parse_action("5H", START)
+        sc.parse_action(START, "5H")
 
 
 def test_message_names_the_state() -> None:
@@ -203,7 +203,7 @@ def test_monster_without_w_or_f() -> None:
     with pytest.raises(sc.IllegalActionError, match=quoted("KS") + ".*'KS/w' or 'KS/f'"):
         sc.apply(s, "KS")
     with pytest.raises(sc.IllegalActionError, match=quoted("ks")):
-        sc.parse_action("ks", s)
+        sc.parse_action(s, "ks")
 
 
 @pytest.mark.parametrize(
@@ -234,7 +234,7 @@ def test_line_names_the_failing_step() -> None:
     with pytest.raises(sc.IllegalActionError, match=r"^step 3: illegal action 'flee'"):
         sc.play_line(START, "2D 2S/w flee")
     with pytest.raises(sc.IllegalActionError, match=r"^step 2: bad action 'XX'"):
-        sc.parse_line("2D XX", START)
+        sc.parse_line(START, "2D XX")
 
 
 def test_failed_apply_leaves_state_unchanged() -> None:

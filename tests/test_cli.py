@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import scoundrel_core as sc
-from scoundrel_solver.cli import main
+from scoundrel_solver.cli.solve import main
 
 pytestmark = pytest.mark.usefixtures("warm_solver")
 

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 import scoundrel_core as sc
 from scoundrel_core import FULL_DECK, State
 from scoundrel_core.info import InfoState, observe
+from scoundrel_solver.cli.eval import main, parse_seeds, wilson
 from scoundrel_solver.fair import FairAgent, GreedyAgent, RandomAgent, advise, play_fair
-from scoundrel_solver.fair.eval_cli import main, parse_seeds, wilson
 from scoundrel_solver.fair.reference import brute_values
 
 
@@ -148,10 +148,10 @@ def test_doctests() -> None:
     import doctest
 
     import scoundrel_core.info
+    import scoundrel_solver.cli.eval
     import scoundrel_solver.fair.api
-    import scoundrel_solver.fair.eval_cli
 
-    for mod in (scoundrel_core.info, scoundrel_solver.fair.api, scoundrel_solver.fair.eval_cli):
+    for mod in (scoundrel_core.info, scoundrel_solver.fair.api, scoundrel_solver.cli.eval):
         failed, tried = doctest.testmod(mod)
         assert tried > 0 and failed == 0, mod.__name__
 

@@ -120,8 +120,8 @@ def test_action_text_variants(text: str, expected: str) -> None:
 
 def test_parse_action_in_state() -> None:
     s = sc.new_game(seed=7)  # room: 2D 3H 9S 2S
-    assert sc.parse_action("2s/f", s) == sc.resolve(C("2S"))
-    assert sc.parse_line("2D 2S/w 3H", s) == [
+    assert sc.parse_action(s, "2s/f") == sc.resolve(C("2S"))
+    assert sc.parse_line(s, "2D 2S/w 3H") == [
         sc.resolve(C("2D")),
         sc.fight(C("2S")),
         sc.resolve(C("3H")),
@@ -134,8 +134,8 @@ def test_line_text_round_trip(seed: int, policy: int) -> None:
     rnd = random.Random(policy)
     start, line = random_line(seed, rnd)
     text = " ".join(map(str, line))
-    assert sc.parse_line(text, start) == line
-    assert sc.parse_line(text.lower(), start) == line
+    assert sc.parse_line(start, text) == line
+    assert sc.parse_line(start, text.lower()) == line
     assert sc.play_line(start, text) == sc.play_line(start, line)
 
 

@@ -30,11 +30,11 @@ def test_from_play_normalises(won: GameRecord) -> None:
     lower = GameRecord.from_play(seed=WIN_SEED, line=WIN_LINE.lower().replace("10", "t"))
     assert lower == won
     start = sc.new_game(seed=WIN_SEED)
-    as_actions = GameRecord.from_play(seed=WIN_SEED, line=sc.parse_line(WIN_LINE, start))
+    as_actions = GameRecord.from_play(seed=WIN_SEED, line=sc.parse_line(start, WIN_LINE))
     assert as_actions == won
     as_ints = GameRecord.from_play(
         deck=sc.format_deck(sc.deal(WIN_SEED)),
-        line=[int(a) for a in sc.parse_line(WIN_LINE, start)],
+        line=[int(a) for a in sc.parse_line(start, WIN_LINE)],
     )
     assert as_ints == dataclasses.replace(won, seed=None)
 

@@ -198,7 +198,7 @@ def test_twins_agree_on_worked_examples(
     ref.health = health
     fast = to_state(ref)
     for text in line.split():
-        action = sc.parse_action(text, fast)
+        action = sc.parse_action(fast, text)
         assert int(action) in ref_legal_actions(ref)
         fast = sc.apply(fast, action)
         ref = ref_apply(ref, int(action))

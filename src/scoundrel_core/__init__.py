@@ -22,11 +22,13 @@ from .errors import (
     StateTextError,
     VariantError,
 )
+from .info import ChanceNode, InfoState, observe
 from .record import RECORD_FORMAT, GameRecord
 from .rules import (
     ROOM_SIZE,
     apply,
     can_apply,
+    legal_action_mask,
     legal_actions,
     new_game,
     parse_action,
@@ -60,9 +62,11 @@ __all__ = [
     "Action",
     "Card",
     "CardError",
+    "ChanceNode",
     "DeckError",
     "GameRecord",
     "IllegalActionError",
+    "InfoState",
     "Kind",
     "RecordError",
     "ScoundrelError",
@@ -79,8 +83,10 @@ __all__ = [
     "fight",
     "format_deck",
     "get_variant",
+    "legal_action_mask",
     "legal_actions",
     "new_game",
+    "observe",
     "parse_action",
     "parse_action_text",
     "parse_card",

@@ -9,8 +9,12 @@ state.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from .actions import ACTIONS, FLEE, FLEE_ID, Action, parse_action_text
+import numpy as np
+import numpy.typing as npt
+
+from .actions import ACTIONS, FLEE, FLEE_ID, NUM_ACTIONS, Action, parse_action_text
 from .cards import FULL_DECK, Card, Kind, parse_deck
 from .deal import check_seed, deal
 from .errors import DeckError, IllegalActionError
@@ -36,10 +40,14 @@ from .state import (
 )
 from .variants import Variant, get_variant
 
+if TYPE_CHECKING:
+    from .info import InfoState
+
 __all__ = [
     "ROOM_SIZE",
     "apply",
     "can_apply",
+    "legal_action_mask",
     "legal_actions",
     "new_game",
     "parse_action",
@@ -117,6 +125,24 @@ def legal_actions(s: State) -> tuple[Action, ...]:
     return tuple(ACTIONS[a] for a in _legal_ids(s))
 
 
+def legal_action_mask(s: State | InfoState) -> npt.NDArray[np.bool_]:
+    """A boolean array of length ``NUM_ACTIONS``, true exactly at the legal actions.
+
+    Works on a :class:`State` and on an :class:`~scoundrel_core.info.InfoState`
+    alike (a player's view has the same legal actions as the true position).
+
+    >>> import scoundrel_core as sc
+    >>> s = sc.new_game(seed=7)
+    >>> mask = sc.legal_action_mask(s)
+    >>> [int(a) for a in mask.nonzero()[0]] == [int(a) for a in sc.legal_actions(s)]
+    True
+    """
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    ids = _legal_ids(s) if isinstance(s, State) else [int(a) for a in s.legal_actions()]
+    mask[ids] = True
+    return mask
+
+
 def why_illegal(s: State, action: Action | int | str) -> str | None:
     """None if ``action`` is legal in ``s``, else the reason in words."""
     try:
@@ -165,7 +191,7 @@ def _as_action(action: Action | int | str) -> Action:
     raise IllegalActionError(f"action {action!r} is not an action")
 
 
-def parse_action(text: str, s: State) -> Action:
+def parse_action(s: State, text: str) -> Action:
     """Read action text in state ``s``; raises IllegalActionError if it is not legal there."""
     a = parse_action_text(text)
     reason = why_illegal(s, a)
@@ -264,13 +290,13 @@ def _apply_legal(s: State, a: int) -> State:
     return State(dungeon, info)
 
 
-def parse_line(text: str | Iterable[str], s: State) -> list[Action]:
+def parse_line(s: State, text: str | Iterable[str]) -> list[Action]:
     """Read a line of play (actions separated by spaces) from state ``s``, checking each step."""
     items = text.split() if isinstance(text, str) else list(text)
     acts: list[Action] = []
     for i, t in enumerate(items):
         try:
-            a = parse_action(t, s)
+            a = parse_action(s, t)
         except IllegalActionError as err:
             raise IllegalActionError(f"step {i + 1}: {err}") from None
         acts.append(a)

@@ -41,7 +41,7 @@ def describe_line(start: State, line: Iterable[str | sc.Action]) -> list[str]:
     room_no = 1
     out.append(f"Room {room_no}: {' '.join(map(str, s.room))}")
     for raw in line:
-        a = sc.parse_action(str(raw), s)
+        a = sc.parse_action(s, str(raw))
         after = sc.apply(s, a)
         out.append(f"  {a!s:<5} {_what(a, s, after):<34} health {after.health:>3}  "
                    f"{_weapon_text(after)}")

@@ -7,9 +7,9 @@ import json
 
 import scoundrel_core as sc
 
-from .explain import describe_line
-from .fair.api import advise, play_fair
-from .solve import solve
+from ..explain import describe_line
+from ..fair.api import advise, play_fair
+from ..solve import solve
 
 __all__ = ["run_fair"]
 

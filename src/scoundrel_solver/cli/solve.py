@@ -12,9 +12,9 @@ from collections.abc import Sequence
 
 import scoundrel_core as sc
 
-from .explain import describe_line
-from .solve import solve
-from .table import DEFAULT_TABLE_MIB
+from ..explain import describe_line
+from ..solve import solve
+from ..table import DEFAULT_TABLE_MIB
 
 __all__ = ["main"]
 
@@ -62,7 +62,7 @@ def _seed(text: str) -> int:
 
 
 def _batch(args: argparse.Namespace) -> int:
-    from .batch import parse_seeds, read_results, solve_seeds, summarize
+    from ..batch import parse_seeds, read_results, solve_seeds, summarize
 
     variant = sc.get_variant(args.variant, args.weapon_rule)
     seeds = parse_seeds(args.seeds)
@@ -93,7 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.out is not None:
             raise ValueError("--out goes with --seeds")
         if args.fair or args.advise:
-            from .fair_cli import run_fair
+            from .fair import run_fair
 
             return run_fair(args)
         variant = sc.get_variant(args.variant, args.weapon_rule)

@@ -24,8 +24,8 @@ from typing import Any
 from scoundrel_core import FLEE_RULES, WEAPON_RULES, ScoundrelError, get_variant
 
 from ..batch import parse_seeds
+from ..fair.api import Agent, make_agent, play_with
 from ..progress import Progress
-from .api import Agent, make_agent, play_with
 
 __all__ = ["GameRecord", "main", "parse_seeds", "wilson"]
 

@@ -26,12 +26,12 @@ def _quiet_on_closed_pipe(main: Callable[[Sequence[str] | None], int]) -> int:
 
 
 def solve_main() -> int:
-    from .cli import main
+    from .solve import main
 
     return _quiet_on_closed_pipe(main)
 
 
 def eval_main() -> int:
-    from .fair.eval_cli import main
+    from .eval import main
 
     return _quiet_on_closed_pipe(main)

@@ -1,0 +1,7 @@
+"""The command-line programs, all in one place.
+
+``entry`` holds the console-script entry points (made safe for closed pipes);
+each command has one module: ``solve`` (``scoundrel-solve``, with ``fair`` for
+its ``--fair``/``--advise`` branch) and ``eval`` (``scoundrel-eval``). Library
+modules outside this package never import argparse.
+"""
