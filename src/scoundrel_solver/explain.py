@@ -7,10 +7,11 @@ from collections.abc import Iterable
 import scoundrel_core as sc
 from scoundrel_core import State
 
-__all__ = ["describe_line"]
+__all__ = ["action_effect", "describe_line", "starts_room", "weapon_text"]
 
 
-def _weapon_text(s: State) -> str:
+def weapon_text(s: State) -> str:
+    """The weapon and the strongest monster it may still fight."""
     if not s.weapon_value:
         return "no weapon"
     reach = s.weapon_reach
@@ -20,7 +21,8 @@ def _weapon_text(s: State) -> str:
     return f"weapon {s.weapon} (fights up to {top})"
 
 
-def _what(a: sc.Action, before: State, after: State) -> str:
+def action_effect(a: sc.Action, before: State, after: State) -> str:
+    """What ``a`` did between two states, in words ('fight KS with the weapon: -4')."""
     if a.is_flee:
         return "flee: room goes under the dungeon"
     c = a.card
@@ -34,6 +36,13 @@ def _what(a: sc.Action, before: State, after: State) -> str:
     return f"fight {c} {how}: -{before.health - after.health}"
 
 
+def starts_room(a: sc.Action, before: State, after: State) -> bool:
+    """Whether ``a`` led into a new room: a flee, or the room's last decision (a refill)."""
+    return not after.is_over and (
+        a.is_flee or (after.resolved_in_room == 0 and before.resolved_in_room > 0)
+    )
+
+
 def describe_line(start: State, line: Iterable[str | sc.Action]) -> list[str]:
     """Text lines: each room as dealt, then each action with health and weapon after it."""
     out: list[str] = []
@@ -43,12 +52,9 @@ def describe_line(start: State, line: Iterable[str | sc.Action]) -> list[str]:
     for raw in line:
         a = sc.parse_action(s, str(raw))
         after = sc.apply(s, a)
-        out.append(f"  {a!s:<5} {_what(a, s, after):<34} health {after.health:>3}  "
-                   f"{_weapon_text(after)}")
-        new_room = not after.is_over and (
-            a.is_flee or (after.resolved_in_room == 0 and s.resolved_in_room > 0)
-        )
-        if new_room:
+        out.append(f"  {a!s:<5} {action_effect(a, s, after):<34} health {after.health:>3}  "
+                   f"{weapon_text(after)}")
+        if starts_room(a, s, after):
             room_no += 1
             out.append(f"Room {room_no}: {' '.join(map(str, after.room))}")
         s = after

@@ -1,0 +1,273 @@
+"""``scoundrel-play``: play a deal in the terminal, with hints and a review afterwards.
+
+    scoundrel-play [--seed N | --daily [DATE] | --deck TEXT] [--variant V]
+                   [--weapon-rule R] [--record FILE]
+    scoundrel-play --review FILE
+
+Reads one command per line from standard input (a terminal or a pipe). Through
+a pipe every command is echoed after its prompt, so a transcript reads like a
+session, and no terminal control codes are written; colour for the card kinds
+only when standard output is a terminal and ``NO_COLOR`` is not set.
+
+Exit codes: 0 the game ended or the player quit (end of input quits too);
+2 bad arguments, a bad record or a record that cannot be written (one line on
+stderr); 130 Ctrl-C (one line on stderr saying whether the record was written).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime as dt
+import os
+import random
+import sys
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, NoReturn, TextIO
+
+import scoundrel_core as sc
+
+from ..play.commands import Command, UnknownCommand, parse_command
+from ..play.render import (
+    HELP,
+    Palette,
+    action_effect_text,
+    render_actions,
+    render_game_over,
+    render_hint,
+    render_position,
+    render_review,
+)
+from ..play.session import Session
+
+if TYPE_CHECKING:  # the fair agent loads numba: only on the first hint
+    from ..play.hints import Hints
+
+__all__ = ["main"]
+
+PROG = "scoundrel-play"
+REVIEW_SOLVE_SECONDS = 60.0
+"""Cap on the exact solver in a review (classic deals take well under a second)."""
+
+
+class _BadInput(Exception):
+    """Bad command-line input: reported in one line, exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # One line, not argparse's usage block: the usage is in --help.
+        raise _BadInput(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog=PROG,
+        description="Play a deal of Scoundrel in the terminal. 'hint' asks the fair agent "
+        "(it sees only what you see); after the game a review compares your play with the "
+        "fair agent and with the exact best score of the deal.",
+    )
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--seed", help="seeded deal (integer 0..2**64-1); default: a random seed")
+    src.add_argument("--daily", nargs="?", const="", metavar="YYYY-MM-DD",
+                     help="the daily dungeon of a date (default: today)")
+    src.add_argument("--deck", help='explicit order, top first: "KS 7D 5H 9C ..." (all 44 cards)')
+    src.add_argument("--review", metavar="FILE",
+                     help="print the review of a saved game record and exit")
+    p.add_argument("--variant", default=None, help="classic (default), easy or hard")
+    p.add_argument("--weapon-rule", default=None, help="strict (default) or equal")
+    p.add_argument("--record", metavar="FILE",
+                   help="write the game record to FILE when the game ends or you quit")
+    return p
+
+
+def _fail(msg: str) -> int:
+    print(f"{PROG}: error: {msg}", file=sys.stderr)
+    return 2
+
+
+def _new_game(args: argparse.Namespace) -> tuple[Session, str]:
+    """The session to play and a few words naming the deal."""
+    variant = sc.get_variant(args.variant or "classic", args.weapon_rule)
+    if args.deck is not None:
+        start = sc.new_game(deck=args.deck, variant=variant)
+        return Session(start), f"given deck, {variant}"
+    if args.daily is not None:
+        date = args.daily or dt.date.today().isoformat()
+        seed = sc.daily_seed(date)
+        where = f"daily dungeon {date} (seed {seed}), {variant}"
+    elif args.seed is not None:
+        try:
+            seed = int(args.seed, 10)
+        except ValueError:
+            raise sc.SeedError(f"seed {args.seed!r} is not an integer") from None
+        where = f"seed {seed}, {variant}"
+    else:
+        seed = random.randrange(1_000_000)
+        where = f"seed {seed} (random; --seed {seed} deals it again), {variant}"
+    return Session(sc.new_game(seed=seed, variant=variant), seed), where
+
+
+def _colour_wanted(out: TextIO) -> bool:
+    """Colour only on a terminal and only if the user did not ask for none (no-color.org)."""
+    return out.isatty() and not os.environ.get("NO_COLOR")
+
+
+Reader = Callable[[str], "str | None"]
+
+
+def _reader(stdin: TextIO, stdout: TextIO) -> Reader:
+    """Read one line after a prompt; None at end of input."""
+    if stdin.isatty() and stdout.isatty():
+        with contextlib.suppress(ImportError):  # line editing and history for input()
+            import readline  # noqa: F401
+
+        def read_terminal(prompt: str) -> str | None:
+            try:
+                return input(prompt)
+            except EOFError:
+                print()
+                return None
+
+        return read_terminal
+
+    def read_pipe(prompt: str) -> str | None:
+        stdout.write(prompt)
+        line = stdin.readline()
+        if not line:
+            stdout.write("(end of input)\n")
+            stdout.flush()
+            return None
+        stdout.write(line if line.endswith("\n") else line + "\n")  # the echo keeps it readable
+        stdout.flush()
+        return line
+
+    return read_pipe
+
+
+class _Game:
+    """The command loop of one game, writing to ``out``."""
+
+    def __init__(self, game: Session, record: str | None, pal: Palette, out: TextIO) -> None:
+        self.game = game
+        self.record_path = record
+        self.pal = pal
+        self.out = out
+        self._hints: Hints | None = None
+
+    def say(self, *lines: str) -> None:
+        for line in lines:
+            print(line, file=self.out)
+
+    def show(self) -> None:
+        self.say(*render_position(self.game, self.pal), "Actions:",
+                 *render_actions(self.game, self.pal))
+
+    def write_record(self) -> str:
+        """Write the record if one was asked for; the words saying what happened."""
+        if self.record_path is None:
+            return "no record written (no --record)"
+        try:
+            self.game.record().save(self.record_path)
+        except OSError as err:
+            raise sc.RecordError(
+                f"cannot write record {self.record_path!r}: {err.strerror}"
+            ) from None
+        return f"record written to {self.record_path}"
+
+    def hint(self) -> None:
+        from ..play.hints import Hints
+
+        if self._hints is None:
+            self._hints = Hints()
+        self.say(*render_hint(self.game, self._hints.values(self.game), self.pal))
+
+    def command(self, cmd: Command) -> None:
+        """Carry out one command other than quit."""
+        g = self.game
+        if cmd.name == "help":
+            self.say(HELP)
+        elif cmd.name == "hint":
+            self.hint()
+        elif cmd.name == "undo":
+            n = g.undo(int(cmd.arg))
+            self.say(f"Took back {n} action{'s' if n > 1 else ''}.")
+            self.show()
+        elif cmd.name == "save":
+            try:
+                g.record().save(cmd.arg)
+            except OSError as err:
+                raise sc.RecordError(f"cannot write {cmd.arg!r}: {err.strerror}") from None
+            self.say(f"Saved the game so far ({g.steps} actions) to {cmd.arg}.")
+        elif cmd.name == "action":
+            a = g.read_action(cmd.arg)
+            self.say(self.pal.paint(f"You play {a}: {action_effect_text(g, a)}."))
+            g.play(a)
+            if not g.is_over:
+                self.show()
+
+    def run(self, read: Reader) -> int:
+        """Play until the game ends (then review it) or the player quits."""
+        self.show()
+        while not self.game.is_over:
+            line = read("> ")
+            try:
+                cmd = Command("quit") if line is None else parse_command(line)
+                if cmd.name == "quit":
+                    break
+                self.command(cmd)
+            except (UnknownCommand, sc.IllegalActionError, sc.RecordError) as err:
+                self.say(f"! {err}")
+        if not self.game.is_over:
+            why = "End of input" if line is None else "Quit"
+            self.say(f"{why}: stopped after {self.game.steps} actions; {self.write_record()}.")
+            return 0
+        self.say(*render_game_over(self.game, self.pal), f"({self.write_record()})")
+        self.say("Reviewing the game (fair agent and exact solver)...")
+        self.out.flush()
+        self.review(self.game.record())
+        return 0
+
+    def review(self, record: sc.GameRecord) -> None:
+        from ..play.review import review
+
+        self.say(*render_review(review(record, solve_seconds=REVIEW_SOLVE_SECONDS), self.pal))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    out = sys.stdout
+    pal = Palette(colour=_colour_wanted(out))
+    try:
+        args = _parser().parse_args(argv)
+        if args.review is not None:
+            if args.record or args.variant or args.weapon_rule:
+                raise _BadInput("--review reads everything from the record; give no other option")
+            record = sc.GameRecord.load(args.review)
+            shown = _Game(Session.from_record(record), None, pal, out)
+            shown.say(f"Game record {args.review}: {len(record.line)} actions, "
+                      f"{record.variant}/{record.weapon_rule}, "
+                      + (f"seed {record.seed}" if record.seed is not None else "given deck"))
+            shown.review(record)
+            return 0
+        game, where = _new_game(args)
+    except (_BadInput, ValueError) as err:
+        return _fail(str(err))
+    loop = _Game(game, args.record, pal, out)
+    loop.say(pal.bold(f"Scoundrel: {where}.") + " Type help for the commands.")
+    try:
+        return loop.run(_reader(sys.stdin, out))
+    except KeyboardInterrupt:
+        if out.isatty():
+            print(file=out)  # leave the line with the prompt and ^C
+        try:
+            saved = loop.write_record()
+        except sc.RecordError as err:
+            saved = str(err)
+        print(f"{PROG}: interrupted after {game.steps} actions; {saved}", file=sys.stderr)
+        return 130
+    except sc.RecordError as err:
+        return _fail(str(err))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

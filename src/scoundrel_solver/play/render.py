@@ -1,0 +1,192 @@
+"""Text for the terminal: the position, the actions, hints and the review.
+
+Everything returns lines of text; :class:`Palette` adds ANSI colour for the
+card kinds (monsters red, weapons cyan, potions green) when asked to, and
+adds nothing otherwise, so text for a pipe carries no control codes.
+
+>>> Palette(colour=False).paint("fight KS with 9D")
+'fight KS with 9D'
+>>> Palette(colour=True).paint("KS")
+'\\x1b[1;31mKS\\x1b[0m'
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+import scoundrel_core as sc
+from scoundrel_core import Card, Kind
+
+from ..explain import action_effect, weapon_text
+from .session import Session
+
+if TYPE_CHECKING:  # the review and the agent pull in numba: load them only when used
+    from ..fair.agent import ActionValue
+    from .review import Decision, Review
+
+__all__ = [
+    "HELP",
+    "Palette",
+    "action_effect_text",
+    "render_actions",
+    "render_game_over",
+    "render_hint",
+    "render_position",
+    "render_review",
+]
+
+_RESET: Final = "\x1b[0m"
+_KIND_COLOUR: Final = {"C": "\x1b[1;31m", "S": "\x1b[1;31m", "D": "\x1b[36m", "H": "\x1b[32m"}
+_CARD: Final = re.compile(r"(?<![\w])(?:10|[2-9JQKA])([CSDH])(?![\w])")
+_KIND_NAME: Final = {Kind.MONSTER: "monster", Kind.WEAPON: "weapon", Kind.POTION: "potion"}
+
+HELP: Final = """\
+Commands (one per line):
+  N            play action number N of the list
+  7D  5H       equip a weapon, drink a potion (cards as rank then suit: 10C, QS, AS)
+  KS/w  KS/f   fight a monster with the weapon (/w) or barehanded (/f)
+  flee         send the whole room to the bottom of the dungeon
+  hint         every legal action with the fair agent's expected final score, best
+               first, marked exact or estimated. The fair agent sees only what you
+               see (never the order of the dungeon); the exact solver, which does
+               see it, is used only for the review after the game.
+  undo [N]     take back the last N actions (default 1)
+  save FILE    write the game so far as a game record (JSON)
+  help         this text
+  quit         stop (end of input and Ctrl-C quit too)"""
+
+
+@dataclass(frozen=True)
+class Palette:
+    """Colour for card kinds, or plain text."""
+
+    colour: bool = False
+
+    def paint(self, text: str) -> str:
+        """``text`` with every card in it coloured by kind (unchanged without colour)."""
+        if not self.colour:
+            return text
+        return _CARD.sub(lambda m: f"{_KIND_COLOUR[m.group(1)]}{m.group(0)}{_RESET}", text)
+
+    def bold(self, text: str) -> str:
+        return f"\x1b[1m{text}{_RESET}" if self.colour else text
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return " ".join(map(str, cards))
+
+
+def _dungeon_text(game: Session) -> str:
+    """What the player can know of the dungeon: the unseen cards by kind, the fled bottom."""
+    info = game.info
+    kinds = Counter(c.kind for c in info.unseen)
+    unseen = ", ".join(_plural(kinds[k], _KIND_NAME[k]) for k in Kind)
+    text = f"Dungeon: {_plural(info.dungeon_size, 'card')}, {len(info.unseen)} unseen ({unseen})"
+    if info.bottom:
+        text += f"; at the bottom, in this order, the fled {_cards(info.bottom)}"
+    return text
+
+
+def render_position(game: Session, pal: Palette) -> list[str]:
+    """The room, health, weapon and the dungeon as the player knows it."""
+    s = game.state
+    lines = [
+        pal.bold(f"Room {game.room_number()} (step {game.steps + 1})")
+        + f"  health {s.health}/{sc.MAX_HEALTH}  {weapon_text(s)}"
+        + ("  potion drunk in this room" if s.potion_used else ""),
+        "  " + "   ".join(f"{c} {_KIND_NAME[c.kind]} {c.value}" for c in s.room),
+        "  " + _dungeon_text(game),
+    ]
+    return [pal.paint(line) for line in lines]
+
+
+def action_effect_text(game: Session, a: sc.Action) -> str:
+    """What playing ``a`` now would do, in words."""
+    # Only visible consequences are shown (health, weapon), never the cards a refill deals.
+    before = game.state
+    after = sc.apply(before, a)
+    text = action_effect(a, before, after)
+    if after.lost:
+        text += " (you die)"
+    elif after.won:
+        text += " (the dungeon is cleared)"
+    return text
+
+
+def render_actions(game: Session, pal: Palette) -> list[str]:
+    """The legal actions, numbered from 1, with what each would do."""
+    return [pal.paint(f"  {i:>2}  {a!s:<6} {action_effect_text(game, a)}")
+            for i, a in enumerate(game.legal(), 1)]
+
+
+def render_hint(game: Session, values: Sequence[ActionValue], pal: Palette) -> list[str]:
+    """The fair agent's values, best first, with the action numbers of the list."""
+    number = {a: i for i, a in enumerate(game.legal(), 1)}
+    ranked = sorted(values, key=lambda v: (-v.value, int(v.action)))
+    lines = ["Fair agent (sees only what you see), expected final score:"]
+    for v in ranked:
+        how = "exact" if v.exact else "estimated"
+        lines.append(pal.paint(f"  {number[v.action]:>2}  {v.action!s:<6} {v.value:8.2f}  {how}"))
+    return lines
+
+
+def render_game_over(game: Session, pal: Palette) -> list[str]:
+    s = game.state
+    outcome = "won" if s.won else "lost"
+    return [pal.bold(f"Game over: you {outcome} with score {s.score} "
+                     f"after {_plural(game.steps, 'action')}.")]
+
+
+def _outcome(score: int | None) -> str:
+    if score is None:
+        return "game not finished"
+    return f"{score} ({'won' if score > 0 else 'lost'})"
+
+
+def _decision_lines(d: Decision) -> list[str]:
+    s = d.before
+    where = (f"step {d.step}, room {d.room}: health {s.health}, {weapon_text(s)}, "
+             f"room {_cards(s.room)}")
+    how = "exact" if d.exact else "estimated"
+    return [f"  {where}",
+            f"      played {d.played!s:<6} agent {d.choice!s:<6} cost {d.cost:6.2f} ({how})"]
+
+
+def render_review(rev: Review, pal: Palette, width: int = 88) -> list[str]:
+    """The review: three scores, the optimal line and the costliest decisions."""
+    best = rev.best
+    proof = ("proven" if best.proven else
+             f"not proven (search stopped by {best.stopped_by}; at most {best.upper_bound})")
+    lines = [
+        pal.bold("Review"),
+        f"  Your score:          {_outcome(rev.final.score)}",
+        f"  Fair agent's score:  {_outcome(rev.fair.score)} on the same deal, "
+        "seeing only what a player sees",
+        f"  Best possible score: {_outcome(best.best_score)}, {proof}, by the exact solver "
+        "(it sees the whole dungeon)",
+        "  Optimal line:",
+    ]
+    lines += textwrap.wrap(" ".join(best.line), width, initial_indent="    ",
+                           subsequent_indent="    ")
+    costly = rev.costliest
+    if costly:
+        lines.append(f"  Costliest decisions by the fair agent's values "
+                     f"(of {_plural(len(rev.decisions), 'decision')}, "
+                     f"total cost {rev.total_cost:.2f}):")
+        for d in costly:
+            lines += _decision_lines(d)
+    elif rev.decisions:
+        lines.append(f"  Every one of your {_plural(len(rev.decisions), 'decision')} was "
+                     "the fair agent's choice or as good.")
+    else:
+        lines.append("  No decisions to review yet.")
+    return [pal.paint(line) for line in lines]
