@@ -1,0 +1,91 @@
+"""Latency of ``hint`` in scoundrel-play: the fair agent valuing every legal action.
+
+    /work/venv/bin/python benchmarks/bench_hints.py [--games 20] [--seed0 30000]
+
+Games are played by three kinds of player (the fair agent itself, the greedy
+baseline, a random player: the random one reaches the odd positions a
+beginner does), each game with a fresh :class:`Hints` as one session has, and
+a hint is timed at every decision. The first hint of a fresh process, which
+also imports numba and loads the cached kernels, is timed in subprocesses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+
+import scoundrel_core as sc
+from scoundrel_solver.fair.api import make_agent
+from scoundrel_solver.play.hints import HINT_NODE_BUDGET, Hints
+from scoundrel_solver.play.session import Session
+
+FIRST_HINT = """
+import time
+import scoundrel_core as sc
+from scoundrel_solver.play.session import Session
+game = Session(sc.new_game(seed={seed}))
+t = time.perf_counter()
+from scoundrel_solver.play.hints import Hints
+Hints().values(game)
+print(time.perf_counter() - t)
+"""
+
+
+def hint_times(player: str, seeds: range, variant: str) -> list[tuple[int, float]]:
+    """(unseen cards, seconds) for a hint at every decision of each game."""
+    out: list[tuple[int, float]] = []
+    for seed in seeds:
+        agent = make_agent(player)
+        agent.reset(seed)
+        game = Session(sc.new_game(seed=seed, variant=variant), seed)
+        hints = Hints()
+        while not game.is_over:
+            t = time.perf_counter()
+            hints.values(game)
+            out.append((len(game.info.unseen), time.perf_counter() - t))
+            a, _ = agent.choose(game.info)
+            game.play(a)
+    return out
+
+
+def first_hint(seeds: range) -> list[float]:
+    return [float(subprocess.run([sys.executable, "-c", FIRST_HINT.format(seed=s)],
+                                 capture_output=True, text=True, check=True).stdout)
+            for s in seeds]
+
+
+def summary(name: str, times: list[float]) -> str:
+    t = sorted(times)
+    p90 = t[int(0.9 * (len(t) - 1))]
+    return (f"{name:26s} {len(t):6d}  {1000 * statistics.median(t):9.2f}  {1000 * p90:8.1f}  "
+            f"{1000 * t[-1]:8.1f}")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--games", type=int, default=20)
+    p.add_argument("--seed0", type=int, default=30000)
+    p.add_argument("--variant", default="classic")
+    p.add_argument("--first", type=int, default=3, help="fresh processes for the first hint")
+    args = p.parse_args()
+    seeds = range(args.seed0, args.seed0 + args.games)
+    print(f"hint node budget {HINT_NODE_BUDGET:,}; variant {args.variant}; "
+          f"{args.games} games per player")
+    print(f"{'player':26s} {'hints':>6s}  {'median ms':>9s}  {'p90 ms':>8s}  {'worst ms':>8s}")
+    every: list[tuple[int, float]] = []
+    for player in ("fair", "greedy", "random"):
+        rows = hint_times(player, seeds, args.variant)
+        every += rows
+        print(summary(player, [dt for _, dt in rows]))
+    print(summary("all", [dt for _, dt in every]))
+    for lo, hi in ((37, 40), (25, 36), (13, 24), (0, 12)):
+        print(summary(f"  unseen {lo}-{hi}", [dt for u, dt in every if lo <= u <= hi]))
+    if args.first:
+        print(summary("first hint, incl. loading", first_hint(range(args.first))))
+
+
+if __name__ == "__main__":
+    main()
