@@ -6,12 +6,17 @@ Games are played by three kinds of player (the fair agent itself, the greedy
 baseline, a random player: the random one reaches the odd positions a
 beginner does), each game with a fresh :class:`Hints` as one session has, and
 a hint is timed at every decision. The first hint of a fresh process, which
-also imports numba and loads the cached kernels, is timed in subprocesses.
+also imports numba and loads the cached kernels, is timed in subprocesses;
+with ``--tty N`` also in a real terminal (tmux), typed at once and after a
+pause of N seconds (scoundrel-play loads the kernels in the background on a
+terminal while the player reads the first room).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -66,6 +71,30 @@ def first_hint(seeds: range) -> list[tuple[float, float]]:
     return out
 
 
+def first_hint_on_a_terminal(pause: float) -> float:
+    """Seconds from typing ``hint`` to its values on screen, in a fresh tmux session."""
+    tmux = ["tmux", "-L", f"bench-hints-{os.getpid()}-{time.monotonic_ns()}"]  # a new server
+    play = shlex.join([sys.executable, "-m", "scoundrel_solver.cli.play", "--seed", "42"])
+
+    def screen() -> str:
+        return subprocess.run([*tmux, "capture-pane", "-p", "-t", "b"], capture_output=True,
+                              text=True, check=True).stdout
+
+    subprocess.run([*tmux, "new-session", "-d", "-s", "b", "-x", "120", "-y", "40",
+                    f"{play}; sleep 60"], check=True)
+    try:
+        while not screen().rstrip().endswith(">"):
+            time.sleep(0.02)
+        time.sleep(pause)
+        t = time.perf_counter()
+        subprocess.run([*tmux, "send-keys", "-t", "b", "hint", "Enter"], check=True)
+        while "exact" not in screen() and "estimated" not in screen():
+            time.sleep(0.01)
+        return time.perf_counter() - t
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True)
+
+
 def summary(name: str, times: list[tuple[float, float]]) -> str:
     """Median, 90th percentile and worst, wall and CPU, in milliseconds."""
     parts = [f"{name:26s} {len(times):6d}"]
@@ -82,6 +111,8 @@ def main() -> None:
     p.add_argument("--seed0", type=int, default=30000)
     p.add_argument("--variant", default="classic")
     p.add_argument("--first", type=int, default=3, help="fresh processes for the first hint")
+    p.add_argument("--tty", type=float, default=None, metavar="SECONDS",
+                   help="also time the first hint in tmux, at once and after this pause")
     args = p.parse_args()
     seeds = range(args.seed0, args.seed0 + args.games)
     print(f"hint node budget {HINT_NODE_BUDGET:,}; variant {args.variant}; "
@@ -97,6 +128,11 @@ def main() -> None:
         print(summary(f"  unseen {lo}-{hi}", [(w, c) for u, w, c in every if lo <= u <= hi]))
     if args.first:
         print(summary("first hint, incl. loading", first_hint(range(args.first))))
+    if args.tty is not None:
+        for pause in (0.0, args.tty):
+            wall = [first_hint_on_a_terminal(pause) for _ in range(3)]
+            print(f"first hint in a terminal, typed {pause:.0f} s after the prompt: "
+                  f"{', '.join(f'{w:.2f}' for w in wall)} s (wall, 3 sessions)")
 
 
 if __name__ == "__main__":

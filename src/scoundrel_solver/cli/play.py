@@ -22,6 +22,7 @@ import datetime as dt
 import os
 import random
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
@@ -234,6 +235,12 @@ class _Game:
         self.say(*render_review(review(record, solve_seconds=REVIEW_SOLVE_SECONDS), self.pal))
 
 
+def _warm_hints(game: Session) -> None:
+    from ..play.hints import warm_up
+
+    warm_up(game)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     out = sys.stdout
     pal = Palette(colour=_colour_wanted(out))
@@ -254,6 +261,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(str(err))
     loop = _Game(game, args.record, pal, out)
     loop.say(pal.bold(f"Scoundrel: {where}.") + " Type help for the commands.")
+    if sys.stdin.isatty() and out.isatty():
+        # A person reads the room first: load the hint kernels meanwhile (daemon: an early
+        # quit does not wait for it). Scripts through a pipe skip it and pay only if they ask.
+        threading.Thread(target=_warm_hints, args=(game,), daemon=True).start()
     try:
         return loop.run(_reader(sys.stdin, out))
     except KeyboardInterrupt:

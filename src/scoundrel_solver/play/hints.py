@@ -13,7 +13,7 @@ from typing import Final
 from ..fair.agent import ActionValue, FairAgent
 from .session import Session
 
-__all__ = ["HINT_NODE_BUDGET", "Hints"]
+__all__ = ["HINT_NODE_BUDGET", "Hints", "warm_up"]
 
 HINT_NODE_BUDGET: Final = 200_000
 """The fair agent's default budget: measured well under a second per hint on
@@ -32,3 +32,12 @@ class Hints:
         if self._agent is None:
             self._agent = FairAgent(node_budget=self.node_budget)
         return self._agent.evaluate(game.info)
+
+
+def warm_up(game: Session) -> None:
+    """Load the fair agent's kernels with a throwaway search of the opening position.
+
+    Run in a background thread while a player reads the first room, this takes
+    the numba loading (most of a second) out of the first ``hint``.
+    """
+    FairAgent(max_depth=0).evaluate(game.start_info)

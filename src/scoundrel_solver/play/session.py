@@ -49,6 +49,10 @@ class Session:
         return self._states[0]
 
     @property
+    def start_info(self) -> InfoState:
+        return self._infos[0]
+
+    @property
     def state(self) -> State:
         """The true position (the dungeon order included: not for hints)."""
         return self._states[-1]
