@@ -99,15 +99,15 @@ def test_mistakes_hint_undo_save_and_review(tmp_path: Path) -> None:
     assert len(hint) == 1 + len(sc.legal_actions(start))
     assert "> undo 2\nTook back 2 actions.\nRoom 1 (step 2)" in out
     assert "! cannot undo 9 steps: only 1 played so far" in out
-    assert f"Saved the game so far (1 actions) to {save}." in out
-    assert f"Quit: stopped after 1 actions; record written to {rec}." in out
+    assert f"Saved the game so far (1 action) to {save}." in out
+    assert f"Quit: stopped after 1 action; record written to {rec}." in out
     assert "> 1\n" not in out.split("> quit\n")[1]  # nothing read after quit
     assert json.loads(save.read_text())["line"] == str(acts[0])
     assert json.loads(rec.read_text())["line"] == str(acts[0])
 
     review = play("--review", str(save))
     assert review.returncode == 0, review.stderr
-    assert f"Game record {save}: 1 actions, classic/strict, seed {seed}" in review.stdout
+    assert f"Game record {save}: 1 action, classic/strict, seed {seed}" in review.stdout
     assert "Your score:          game not finished" in review.stdout
     assert f"Fair agent's score:  {play_fair(start).score} " in review.stdout
     assert "Best possible score: " in review.stdout

@@ -33,6 +33,7 @@ from ..play.render import (
     HELP,
     Palette,
     action_effect_text,
+    plural,
     render_actions,
     render_game_over,
     render_hint,
@@ -192,17 +193,18 @@ class _Game:
             self.hint()
         elif cmd.name == "undo":
             n = g.undo(int(cmd.arg))
-            self.say(f"Took back {n} action{'s' if n > 1 else ''}.")
+            self.say(f"Took back {plural(n, 'action')}.")
             self.show()
         elif cmd.name == "save":
             try:
                 g.record().save(cmd.arg)
             except OSError as err:
                 raise sc.RecordError(f"cannot write {cmd.arg!r}: {err.strerror}") from None
-            self.say(f"Saved the game so far ({g.steps} actions) to {cmd.arg}.")
+            self.say(f"Saved the game so far ({plural(g.steps, 'action')}) to {cmd.arg}.")
         elif cmd.name == "action":
             a = g.read_action(cmd.arg)
-            self.say(self.pal.paint(f"You play {a}: {action_effect_text(g, a)}."))
+            effect = action_effect_text(g, a)
+            self.say(self.pal.paint(f"{effect[0].upper()}{effect[1:]}."))
             g.play(a)
             if not g.is_over:
                 self.show()
@@ -221,7 +223,8 @@ class _Game:
                 self.say(f"! {err}")
         if not self.game.is_over:
             why = "End of input" if line is None else "Quit"
-            self.say(f"{why}: stopped after {self.game.steps} actions; {self.write_record()}.")
+            self.say(f"{why}: stopped after {plural(self.game.steps, 'action')}; "
+                     f"{self.write_record()}.")
             return 0
         self.say(*render_game_over(self.game, self.pal), f"({self.write_record()})")
         self.say("Reviewing the game (fair agent and exact solver)...")
@@ -251,7 +254,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise _BadInput("--review reads everything from the record; give no other option")
             record = sc.GameRecord.load(args.review)
             shown = _Game(Session.from_record(record), None, pal, out)
-            shown.say(f"Game record {args.review}: {len(record.line)} actions, "
+            shown.say(f"Game record {args.review}: {plural(len(record.line), 'action')}, "
                       f"{record.variant}/{record.weapon_rule}, "
                       + (f"seed {record.seed}" if record.seed is not None else "given deck"))
             shown.review(record)
@@ -274,7 +277,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             saved = loop.write_record()
         except sc.RecordError as err:
             saved = str(err)
-        print(f"{PROG}: interrupted after {game.steps} actions; {saved}", file=sys.stderr)
+        print(f"{PROG}: interrupted after {plural(game.steps, 'action')}; {saved}",
+              file=sys.stderr)
         return 130
     except sc.RecordError as err:
         return _fail(str(err))

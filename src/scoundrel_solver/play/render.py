@@ -33,6 +33,7 @@ __all__ = [
     "HELP",
     "Palette",
     "action_effect_text",
+    "plural",
     "render_actions",
     "render_game_over",
     "render_hint",
@@ -77,7 +78,8 @@ class Palette:
         return f"\x1b[1m{text}{_RESET}" if self.colour else text
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
+    """``1 action``, ``2 actions``."""
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
@@ -89,8 +91,8 @@ def _dungeon_text(game: Session) -> str:
     """What the player can know of the dungeon: the unseen cards by kind, the fled bottom."""
     info = game.info
     kinds = Counter(c.kind for c in info.unseen)
-    unseen = ", ".join(_plural(kinds[k], _KIND_NAME[k]) for k in Kind)
-    text = f"Dungeon: {_plural(info.dungeon_size, 'card')}, {len(info.unseen)} unseen ({unseen})"
+    unseen = ", ".join(plural(kinds[k], _KIND_NAME[k]) for k in Kind)
+    text = f"Dungeon: {plural(info.dungeon_size, 'card')}, {len(info.unseen)} unseen ({unseen})"
     if info.bottom:
         text += f"; at the bottom, in this order, the fled {_cards(info.bottom)}"
     return text
@@ -143,7 +145,7 @@ def render_game_over(game: Session, pal: Palette) -> list[str]:
     s = game.state
     outcome = "won" if s.won else "lost"
     return [pal.bold(f"Game over: you {outcome} with score {s.score} "
-                     f"after {_plural(game.steps, 'action')}.")]
+                     f"after {plural(game.steps, 'action')}.")]
 
 
 def _outcome(score: int | None) -> str:
@@ -180,12 +182,12 @@ def render_review(rev: Review, pal: Palette, width: int = 88) -> list[str]:
     costly = rev.costliest
     if costly:
         lines.append(f"  Costliest decisions by the fair agent's values "
-                     f"(of {_plural(len(rev.decisions), 'decision')}, "
+                     f"(of {plural(len(rev.decisions), 'decision')}, "
                      f"total cost {rev.total_cost:.2f}):")
         for d in costly:
             lines += _decision_lines(d)
     elif rev.decisions:
-        lines.append(f"  Every one of your {_plural(len(rev.decisions), 'decision')} was "
+        lines.append(f"  Every one of your {plural(len(rev.decisions), 'decision')} was "
                      "the fair agent's choice or as good.")
     else:
         lines.append("  No decisions to review yet.")
