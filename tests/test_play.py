@@ -212,7 +212,7 @@ def test_position_shows_what_a_player_can_know() -> None:
     kinds = [sum(c.kind is k for c in info.unseen) for k in sc.Kind]
     assert (f"{len(info.unseen)} unseen ({kinds[0]} monsters, {kinds[1]} weapons, "
             f"{kinds[2]} potions)") in text
-    assert f"the fled {' '.join(map(str, info.bottom))}" in text
+    assert f"the fled cards {' '.join(map(str, info.bottom))}" in text
     assert "Room 2 (step 2)" in text
     actions = render_actions(game, Palette())
     assert len(actions) == len(game.legal())

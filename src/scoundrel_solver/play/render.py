@@ -87,15 +87,15 @@ def _cards(cards: Sequence[Card]) -> str:
     return " ".join(map(str, cards))
 
 
-def _dungeon_text(game: Session) -> str:
+def _dungeon_lines(game: Session) -> list[str]:
     """What the player can know of the dungeon: the unseen cards by kind, the fled bottom."""
     info = game.info
     kinds = Counter(c.kind for c in info.unseen)
     unseen = ", ".join(plural(kinds[k], _KIND_NAME[k]) for k in Kind)
-    text = f"Dungeon: {plural(info.dungeon_size, 'card')}, {len(info.unseen)} unseen ({unseen})"
+    lines = [f"Dungeon: {plural(info.dungeon_size, 'card')}, {len(info.unseen)} unseen ({unseen})"]
     if info.bottom:
-        text += f"; at the bottom, in this order, the fled {_cards(info.bottom)}"
-    return text
+        lines.append(f"  then at the bottom, in this order, the fled cards {_cards(info.bottom)}")
+    return lines
 
 
 def render_position(game: Session, pal: Palette) -> list[str]:
@@ -106,7 +106,7 @@ def render_position(game: Session, pal: Palette) -> list[str]:
         + f"  health {s.health}/{sc.MAX_HEALTH}  {weapon_text(s)}"
         + ("  potion drunk in this room" if s.potion_used else ""),
         "  " + "   ".join(f"{c} {_KIND_NAME[c.kind]} {c.value}" for c in s.room),
-        "  " + _dungeon_text(game),
+        *("  " + line for line in _dungeon_lines(game)),
     ]
     return [pal.paint(line) for line in lines]
 
