@@ -289,3 +289,21 @@ def test_a_real_terminal_session_through_tmux(tmp_path: Path) -> None:
         assert json.loads(rec_plain.read_text())["line"] == ""
     finally:
         subprocess.run([*tmux.server, "kill-server"], capture_output=True)
+
+
+def test_console_script_is_wired_and_quiet_on_a_closed_pipe() -> None:
+    import tomllib
+
+    pyproject = tomllib.loads((Path(SRC).parent / "pyproject.toml").read_text())
+    assert pyproject["project"]["scripts"]["scoundrel-play"] == \
+        "scoundrel_solver.cli.entry:play_main"
+    # `scoundrel-play ... | head -1`: the reader leaves early, no traceback.
+    code = ("import sys; from scoundrel_solver.cli.entry import play_main; "
+            "sys.argv = ['scoundrel-play', '--seed', '1']; raise SystemExit(play_main())")
+    with subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV) as proc:
+        assert proc.stdout is not None and proc.stdin is not None
+        assert proc.stdout.readline().startswith(b"Scoundrel: seed 1")
+        proc.stdout.close()
+        _, err = proc.communicate(input=b"help\n" * 200 + b"quit\n", timeout=120)
+    assert proc.returncode == 0 and err == b""
