@@ -159,8 +159,8 @@ def _decision_lines(d: Decision) -> list[str]:
     where = (f"step {d.step}, room {d.room}: health {s.health}, {weapon_text(s)}, "
              f"room {_cards(s.room)}")
     how = "exact" if d.exact else "estimated"
-    return [f"  {where}",
-            f"      played {d.played!s:<6} agent {d.choice!s:<6} cost {d.cost:6.2f} ({how})"]
+    return [f"    {where}",
+            f"        played {d.played!s:<6} agent {d.choice!s:<6} cost {d.cost:6.2f} ({how})"]
 
 
 def render_review(rev: Review, pal: Palette, width: int = 88) -> list[str]:
