@@ -229,13 +229,14 @@ class _Game:
         self.say(*render_game_over(self.game, self.pal), f"({self.write_record()})")
         self.say("Reviewing the game (fair agent and exact solver)...")
         self.out.flush()
-        self.review(self.game.record())
+        self.say(*_review_lines(self.game.record(), self.pal))
         return 0
 
-    def review(self, record: sc.GameRecord) -> None:
-        from ..play.review import review
 
-        self.say(*render_review(review(record, solve_seconds=REVIEW_SOLVE_SECONDS), self.pal))
+def _review_lines(record: sc.GameRecord, pal: Palette) -> list[str]:
+    from ..play.review import review
+
+    return render_review(review(record, solve_seconds=REVIEW_SOLVE_SECONDS), pal)
 
 
 def _warm_hints(game: Session) -> None:
@@ -253,11 +254,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.record or args.variant or args.weapon_rule:
                 raise _BadInput("--review reads everything from the record; give no other option")
             record = sc.GameRecord.load(args.review)
-            shown = _Game(Session.from_record(record), None, pal, out)
-            shown.say(f"Game record {args.review}: {plural(len(record.line), 'action')}, "
-                      f"{record.variant}/{record.weapon_rule}, "
-                      + (f"seed {record.seed}" if record.seed is not None else "given deck"))
-            shown.review(record)
+            deal = f"seed {record.seed}" if record.seed is not None else "given deck"
+            print(f"Game record {args.review}: {plural(len(record.line), 'action')}, "
+                  f"{record.variant}/{record.weapon_rule}, {deal}", file=out)
+            print("\n".join(_review_lines(record, pal)), file=out)
             return 0
         game, where = _new_game(args)
     except (_BadInput, ValueError) as err:
