@@ -135,6 +135,7 @@ def _reader(stdin: TextIO, stdout: TextIO) -> Reader:
 
     def read_pipe(prompt: str) -> str | None:
         stdout.write(prompt)
+        stdout.flush()  # a program driving us through pipes waits for the prompt
         line = stdin.readline()
         if not line:
             stdout.write("(end of input)\n")
