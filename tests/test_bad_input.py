@@ -260,7 +260,7 @@ def test_state_text_with_bad_parts() -> None:
     # Errors in a part are reported as bad state text, quoting both.
     with pytest.raises(sc.StateTextError, match="bad card " + quoted("QH")):
         sc.State.from_text(good.replace("room=[2D", "room=[QH"))
-    with pytest.raises(sc.StateTextError, match="card twice"):
+    with pytest.raises(sc.StateTextError, match="card 8D is in the position twice"):
         sc.State.from_text(good.replace("room=[2D", "room=[8D"))
     with pytest.raises(sc.StateTextError, match="unknown variant " + quoted("medium/strict")):
         sc.State.from_text(good.replace("classic/strict", "medium/strict"))

@@ -10,7 +10,7 @@ equality shows up here as a changed number.
 
 Regenerate (after a deliberate rule change) with::
 
-    /work/venv/bin/python tests/test_perft.py
+    python tests/test_perft.py      # from the repository root, scoundrel installed
 
 Convention: a line that ends the game before depth d counts as one line of
 length d (it stays a leaf at its end), and its final position is one of the

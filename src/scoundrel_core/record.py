@@ -1,6 +1,6 @@
 """Game records: a deal, a rule set and a line of play, checked by replaying.
 
-A record is stored as JSON in the notation of RULES.md::
+A record is stored as JSON in the notation of docs/rules.md::
 
     {"format": "scoundrel-record/1", "seed": 42,
      "deck": "KS QS 5C ...", "variant": "classic", "weapon_rule": "strict",
@@ -164,6 +164,8 @@ class GameRecord:
             raise RecordError(f"cannot read record {os.fspath(path)!r}: {err.strerror}") from None
         except (json.JSONDecodeError, UnicodeDecodeError) as err:
             raise RecordError(f"record {os.fspath(path)!r} is not JSON: {err}") from None
+        except RecursionError:
+            raise RecordError(f"record {os.fspath(path)!r} is JSON nested too deeply") from None
         try:
             return cls.from_json(data)
         except RecordError as err:
