@@ -92,6 +92,8 @@ def check_position(
     sc = None if score is None else whole_number("score", score)
     nr, nd = len(room), len(dungeon)
 
+    if weapon is not None and not weapon.is_weapon:
+        raise PositionError(f"weapon {weapon} is not a diamond")
     every = [*room, *dungeon, *([weapon] if weapon is not None else [])]
     twice = sorted({str(c) for c in every if every.count(c) > 1})
     if twice:
@@ -100,8 +102,6 @@ def check_position(
         raise PositionError(f"room holds {nr} cards, at most {_ROOM_SIZE}")
     if not 0 <= res <= _ROOM_SIZE:
         raise PositionError(f"resolved {res} out of range 0..4")
-    if weapon is not None and not weapon.is_weapon:
-        raise PositionError(f"weapon {weapon} is not a diamond")
     if lk:
         if not 2 <= lk <= 14:
             raise PositionError(f"last kill {lk} is not a monster value 2..14")
