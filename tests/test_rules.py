@@ -295,7 +295,9 @@ def test_death_score_counts_room_and_dungeon_monsters_not_the_killer() -> None:
 
 
 def test_death_by_weapon_fight_score() -> None:
-    s = sc.State.from_parts(health=3, room=["AS", "AC"], dungeon=cards("2S"), weapon="9D", resolved=2)
+    s = sc.State.from_parts(
+        health=3, room=["AS", "AC"], dungeon=cards("2S"), weapon="9D", resolved=2
+    )
     end = sc.apply(s, "AC/w")
     assert end.health == -2
     assert end.score == -2 - 14 - 2

@@ -118,4 +118,4 @@ def as_action(action: Action | int | str) -> Action:
         return action
     if isinstance(action, str):
         return parse_action_text(action)
-    return Action(action)  # type: ignore[arg-type]
+    return Action(action)

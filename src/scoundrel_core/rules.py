@@ -352,6 +352,8 @@ def parse_line(s: State, text: str | Iterable[str]) -> list[Action]:
     acts: list[Action] = []
     for i, t in enumerate(items):
         try:
+            if not isinstance(t, str):
+                raise IllegalActionError(f"action {t!r} is not text")
             a = parse_action(s, t)
         except IllegalActionError as err:
             raise IllegalActionError(f"step {i + 1}: {err}") from None

@@ -390,7 +390,9 @@ def _read_fields(text: str) -> dict[str, object]:
     def cards(key: str) -> list[str]:
         value = raw[key]
         if not (value.startswith("[") and value.endswith("]")):
-            raise StateTextError(f"{key} must be cards in brackets, like {key}=[7D 5H], got {value!r}")
+            raise StateTextError(
+                f"{key} must be cards in brackets, like {key}=[7D 5H], got {value!r}"
+            )
         return value[1:-1].split()
 
     last = raw["last"]

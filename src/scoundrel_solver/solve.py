@@ -150,13 +150,13 @@ NO_NODE_LIMIT = 1 << 62
 def _check_limits(max_nodes: object, max_seconds: object) -> tuple[int | None, float | None]:
     """The limits as numbers the kernel takes, or a SolverError naming the option."""
     if max_nodes is not None:
-        if isinstance(max_nodes, bool) or not isinstance(max_nodes, Integral) or max_nodes < 1:
+        if isinstance(max_nodes, bool) or not isinstance(max_nodes, Integral) or int(max_nodes) < 1:
             raise SolverError(f"max_nodes {max_nodes!r} must be a positive integer")
-        max_nodes = None if max_nodes >= NO_NODE_LIMIT else int(max_nodes)
+        max_nodes = None if int(max_nodes) >= NO_NODE_LIMIT else int(max_nodes)
     if max_seconds is not None:
         if isinstance(max_seconds, bool) or not isinstance(max_seconds, Real):
             raise SolverError(f"max_seconds {max_seconds!r} must be a positive number")
-        if not max_seconds > 0:
+        if not float(max_seconds) > 0:
             raise SolverError(f"max_seconds {max_seconds!r} must be positive")
         max_seconds = float(max_seconds)
     return max_nodes, max_seconds

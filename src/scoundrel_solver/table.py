@@ -41,8 +41,9 @@ def check_table_mib(mib: object, name: str = "table_mib") -> int:
     ...
     scoundrel_solver.errors.SolverError: table_mib 0 must be a positive integer (MiB)
     """
-    if isinstance(mib, bool) or not isinstance(mib, Integral) or mib < 1:
+    if isinstance(mib, bool) or not isinstance(mib, Integral) or int(mib) < 1:
         raise SolverError(f"{name} {mib!r} must be a positive integer (MiB)")
+    mib = int(mib)
     total = machine_mib()
     if total is not None and mib > total:
         raise SolverError(

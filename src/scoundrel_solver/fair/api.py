@@ -133,13 +133,11 @@ def advise(
         raise sc.StateTextError(f"info-state text {state_text!r:.80} is not text")
     vals = (agent or FairAgent()).evaluate(info)
     for v in vals:
-        # Every final score lies in -221..30; anything else is a search that
-        # found no line from this position (a guard: checked positions never do).
-        if not LOWEST_SCORE <= v.value <= BEST_SCORE:
+        # Scores lie in -221..30 and leaf estimates near them; a value this low is
+        # the search's "no line" sentinel (a guard: checked positions never give it).
+        if not v.value > NO_VALUE:
             raise SolverError(f"no value for {v.action} in {info.to_text()}: got {v.value}")
     return [(str(v.action), v.value, v.exact) for v in vals]
 
 
-BEST_SCORE = 30
-LOWEST_SCORE = -13 - 2 * sum(range(2, 15))
-"""Dying at -13 with every other monster still in play bounds any score from below."""
+NO_VALUE = -1.0e6
