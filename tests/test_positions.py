@@ -23,7 +23,7 @@ from scoundrel_core.info import ChanceNode, InfoState, parse_info_text
 
 FIELDS = ("health", "weapon", "last", "potion", "resolved", "fled", "room", "dungeon", "score")
 MAX_STEPS = 400  # easy lets a game flee for ever; after this many steps stop fleeing
-LOWEST_SCORE = -13 - 2 * sum(range(2, 15))
+LOWEST_SCORE = -188  # see scoundrel_core.position
 CARD_TEXTS = [str(c) for c in sc.FULL_DECK] + ["QH", "1C", "2X", "AD"]
 
 
@@ -222,7 +222,7 @@ def state(fields: str, variant: str = "classic/strict") -> str:
         (state("health=20 weapon=- last=- potion=0 resolved=2 fled=0 room=[] dungeon=[] "
                "score=-200"), "must be 20"),
         (state("health=-14 weapon=- last=- potion=0 resolved=1 fled=0 room=[] dungeon=[] "
-               "score=-14"), "below -13"),
+               "score=-14"), "health -14 out of range -13..20"),
         (state("health=-3 weapon=- last=- potion=0 resolved=1 fled=0 room=[KC] dungeon=[] "
                "score=-3"), "must be health -3 minus the monsters left (13): -16"),
         # issue 8, item 3
@@ -293,15 +293,19 @@ def test_state_text_missing_unknown_or_repeated_field() -> None:
         sc.State.from_text(text.partition(" ")[2])
 
 
+GONE = ("AC", "AS", "10C", "9C")
+
+
 def test_scores_never_wrap() -> None:
     """Every score an ended game can have packs and reads back as itself."""
     lost = sc.State.from_parts(
         health=-13,
         room=["AC"],
-        dungeon=[c for c in sc.FULL_DECK if c.is_monster and str(c) not in ("AC", "AS")],
-        resolved=3, over=True, score=-13 - (2 * 104 - 14),
+        dungeon=[c for c in sc.FULL_DECK if c.is_monster and str(c) not in GONE],
+        resolved=3, over=True, score=-188,
     )
-    assert lost.score == -13 - 194
+    assert lost.score == -188 == sc.play_line(sc.State.from_parts(
+        room="10C 9C AS AC", dungeon=lost.dungeon), "10C/f 9C/f AS/f").score
     assert sc.State.from_text(lost.to_text()).score == lost.score
     for score in (20, *range(22, 31)):
         won = sc.State.from_parts(health=20, resolved=1, potion_used=True, over=True, score=score)
@@ -319,8 +323,8 @@ def test_full_deal_check() -> None:
     last = sc.State.from_parts(room="2C 3C 4C")
     with pytest.raises(sc.PositionError, match="last room of a full deal holds 2 cards"):
         sc.State.from_text(last.to_text(), partial=False)
-    with pytest.raises(sc.PositionError, match="yet health or weapon changed"):
-        sc.State.from_parts(room=s.room, dungeon=s.dungeon, health=19, partial=False)
+    with pytest.raises(sc.PositionError, match="health 19 needs monsters worth 1 fought"):
+        sc.State.from_parts(room=s.room, dungeon=s.dungeon, health=19)
 
 
 @pytest.mark.parametrize(

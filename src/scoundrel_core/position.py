@@ -14,6 +14,10 @@ pays for it. The invariants follow from the rules (``docs/rules.md``):
   ends when the last card is resolved, or at 0 health).
 - A potion drunk in this room means a card of it was resolved; a room dealt by
   a flee is full, untouched, has cards behind it, and the variant allows fleeing.
+- Health only ever drops by fighting monsters, and the deck's monsters add up
+  to 208: a position at health h has monsters worth at least 20 - h out of
+  play, so at most 188 + h still in play. (Hence no lost game scores below
+  -188: -13 health after a 10 and a 9 barehanded, then an ace.)
 - A weapon is a diamond; its last kill is a monster value 2..14 that the
   weapon slew, so not both monsters of that value can still be in play.
 - An ended game ended on a resolved card. Lost: health -13..0 (at least 1
@@ -46,6 +50,7 @@ LOWEST_HEALTH: Final = -13
 _MAX_HEALTH: Final = 20
 _ROOM_SIZE: Final = 4
 _BEST_WIN: Final = 30
+_ALL_MONSTERS: Final = 2 * sum(range(2, 15))  # 208
 
 
 def whole_number(name: str, value: object) -> int:
@@ -88,6 +93,8 @@ def check_position(
     hp = whole_number("health", health)
     res = whole_number("resolved", resolved)
     lk = 0 if last_kill is None else whole_number("last kill", last_kill)
+    if not LOWEST_HEALTH <= hp <= _MAX_HEALTH:
+        raise PositionError(f"health {hp} out of range {LOWEST_HEALTH}..{_MAX_HEALTH}")
     pu, fl, ov = _flag("potion_used", potion_used), _flag("fled", fled), _flag("over", over)
     sc = None if score is None else whole_number("score", score)
     nr, nd = len(room), len(dungeon)
@@ -120,8 +127,14 @@ def check_position(
         _check_running(variant, hp, nr, nd, res, fl, sc)
     else:
         _check_over(room, dungeon, hp, nr, nd, res, pu, fl, sc)
+    in_play = sum(c.value for c in (*room, *dungeon) if c.kind is Kind.MONSTER)
+    if in_play > _ALL_MONSTERS - (_MAX_HEALTH - hp):
+        raise PositionError(
+            f"health {hp} needs monsters worth {_MAX_HEALTH - hp} fought, but monsters worth "
+            f"{in_play} of {_ALL_MONSTERS} are still in the room and dungeon"
+        )
     if not partial:
-        _check_full_deck(hp, weapon, nr, nd, res)
+        _check_full_deck(nr, nd, res)
     return hp, lk, res, pu, fl, ov, sc
 
 
@@ -175,8 +188,6 @@ def _check_over(
         raise PositionError("fled=1 in an ended game: a game ends on a resolved card")
     _check_room_size(nr, nd, res, over=True)
     if hp <= 0:
-        if hp < LOWEST_HEALTH:
-            raise PositionError(f"health {hp} below {LOWEST_HEALTH}, the lowest a game ends on")
         left = sum(c.value for c in (*room, *dungeon) if c.kind is Kind.MONSTER)
         if sc != hp - left:
             raise PositionError(
@@ -198,7 +209,7 @@ def _check_over(
         )
 
 
-def _check_full_deck(hp: int, weapon: Card | None, nr: int, nd: int, res: int) -> None:
+def _check_full_deck(nr: int, nd: int, res: int) -> None:
     if nd and nd % 3 != (DECK_SIZE - _ROOM_SIZE) % 3:
         raise PositionError(
             f"dungeon of {nd} cards: a full deal leaves 40, 37, ..., 4 or 1 cards in the dungeon"
@@ -208,5 +219,3 @@ def _check_full_deck(hp: int, weapon: Card | None, nr: int, nd: int, res: int) -
             f"room of {nr} cards with resolved={res} and an empty dungeon: the last room of "
             "a full deal holds 2 cards"
         )
-    if nr + nd == DECK_SIZE and (hp != _MAX_HEALTH or weapon is not None):
-        raise PositionError("all 44 cards are in play, yet health or weapon changed")
