@@ -153,6 +153,7 @@ def test_perft_matches_golden(entry: dict[str, Any]) -> None:
     assert distinct == entry["distinct"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("entry", GOLDEN, ids=_case_id)
 def test_both_twins_walk_to_golden_counts(entry: dict[str, Any]) -> None:
     start = opening(entry["seed"], entry["variant"], entry["weapon_rule"])
