@@ -43,7 +43,7 @@ from typing import Final
 
 from .actions import Action, as_action
 from .cards import FULL_DECK, Card, Kind, card, parse_card
-from .errors import IllegalActionError, StateTextError
+from .errors import IllegalActionError, ScoundrelError, StateTextError
 from .state import MAX_HEALTH, State
 from .variants import Variant
 
@@ -96,7 +96,9 @@ class InfoState:
         cards the player put there). Only the set of the other dungeon cards is
         used, never their order.
         """
-        b = tuple(bottom)
+        if not isinstance(s, State):
+            raise StateTextError(f"position {s!r:.80} is not a State")
+        b = tuple(parse_card(c) for c in bottom)
         d = s.dungeon
         if len(b) > len(d) or (b and d[len(d) - len(b) :] != b):
             raise StateTextError(
@@ -347,9 +349,12 @@ def parse_info_text(text: str, *, partial: bool = True) -> InfoState:
     head, bar, tail = text.partition("|")
     s = State.from_text(head.strip(), partial=partial)
     bottom: tuple[Card, ...] = ()
-    if bar:
-        t = tail.strip()
-        if not (t.startswith("bottom=[") and t.endswith("]")):
-            raise StateTextError(f"bad info text {text!r}: expected '| bottom=[cards]'")
-        bottom = tuple(parse_card(x) for x in t[len("bottom=[") : -1].split())
-    return InfoState.from_state(s, bottom)
+    try:
+        if bar:
+            t = tail.strip()
+            if not (t.startswith("bottom=[") and t.endswith("]")):
+                raise StateTextError("expected '| bottom=[cards]' after the state")
+            bottom = tuple(parse_card(x) for x in t[len("bottom=[") : -1].split())
+        return InfoState.from_state(s, bottom)
+    except ScoundrelError as err:
+        raise StateTextError(f"bad info text {text!r}: {err}") from None

@@ -102,8 +102,8 @@ def check_position(
     if weapon is not None and not weapon.is_weapon:
         raise PositionError(f"weapon {weapon} is not a diamond")
     every = [*room, *dungeon, *([weapon] if weapon is not None else [])]
-    twice = sorted({str(c) for c in every if every.count(c) > 1})
-    if twice:
+    if len(set(every)) != len(every):
+        twice = sorted({str(c) for c in every if every.count(c) > 1})
         raise PositionError(f"card {' '.join(twice)} is in the position twice")
     if nr > _ROOM_SIZE:
         raise PositionError(f"room holds {nr} cards, at most {_ROOM_SIZE}")

@@ -17,7 +17,7 @@ position raises :class:`StateTextError`.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, overload
+from typing import overload
 
 import numpy as np
 import numpy.typing as npt
@@ -26,6 +26,7 @@ from .actions import ACTIONS, FLEE, FLEE_ID, NUM_ACTIONS, Action, as_action, par
 from .cards import FULL_DECK, Card, Kind, parse_deck
 from .deal import check_seed, deal
 from .errors import DeckError, IllegalActionError, StateTextError
+from .info import ChanceNode, InfoState
 from .state import (
     HEALTH_OFFSET,
     MASK_3,
@@ -47,9 +48,6 @@ from .state import (
     State,
 )
 from .variants import Variant, get_variant
-
-if TYPE_CHECKING:
-    from .info import ChanceNode, InfoState
 
 __all__ = [
     "ROOM_SIZE",
@@ -132,11 +130,16 @@ def _legal_ids(s: State) -> list[int]:
 
 def _position(s: object) -> State | InfoState:
     """``s`` if it is a State or an InfoState, else a StateTextError naming it."""
-    from .info import InfoState
-
     if isinstance(s, (State, InfoState)):
         return s
     raise StateTextError(f"position {s!r:.80} is not a State or an InfoState")
+
+
+def _info(s: object) -> InfoState:
+    """``s`` known not to be a State: an InfoState, or the error of :func:`_position`."""
+    p = _position(s)
+    assert isinstance(p, InfoState)
+    return p
 
 
 def _state(s: object) -> State:
@@ -147,10 +150,9 @@ def _state(s: object) -> State:
 
 def legal_actions(s: State | InfoState) -> tuple[Action, ...]:
     """The legal actions in ascending order (card id order, flee last); empty once over."""
-    p = _position(s)
-    if isinstance(p, State):
-        return tuple(ACTIONS[a] for a in _legal_ids(p))
-    return p.legal_actions()
+    if isinstance(s, State):
+        return tuple(ACTIONS[a] for a in _legal_ids(s))
+    return _info(s).legal_actions()
 
 
 def legal_action_mask(s: State | InfoState) -> npt.NDArray[np.bool_]:
@@ -246,14 +248,13 @@ def apply(s: State | InfoState, action: Action | int | str) -> State | InfoState
     On an InfoState this is :meth:`InfoState.apply <scoundrel_core.info.InfoState.apply>`:
     an InfoState, or a ChanceNode when cards are to be drawn.
     """
-    p = _position(s)
-    if not isinstance(p, State):
-        return p.apply(action)
+    if not isinstance(s, State):
+        return _info(s).apply(action)
     a = as_action(action)
-    if int(a) not in _legal_ids(p):
-        reason = why_illegal(p, a) or "not a legal action here"
-        raise IllegalActionError(f"illegal action {str(a)!r} ({reason}) in state: {p}")
-    return _apply_legal(p, int(a))
+    if int(a) not in _legal_ids(s):
+        reason = why_illegal(s, a) or "not a legal action here"
+        raise IllegalActionError(f"illegal action {str(a)!r} ({reason}) in state: {s}")
+    return _apply_legal(s, int(a))
 
 
 def _field(word: int, shift: int, mask: int) -> int:

@@ -74,7 +74,13 @@ def unpack_cards(word: int, n: int) -> tuple[Card, ...]:
 
 
 class State:
-    """A Scoundrel position. Immutable and hashable; build one with ``new_game``."""
+    """A Scoundrel position. Immutable and hashable.
+
+    Build one with ``new_game``, :meth:`from_parts` or :meth:`from_text`
+    (checked: see :mod:`scoundrel_core.position`), or reach it with ``apply``.
+    ``State(dungeon_word, info_word)`` takes the packed words as they are,
+    unchecked: it is the fast path of ``apply`` and of unpickling.
+    """
 
     __slots__ = ("_dungeon", "_info")
 
