@@ -239,6 +239,8 @@ def state(fields: str, variant: str = "classic/strict") -> str:
                "dungeon=[9H]"), "fled=1 needs a full, untouched room"),
         (state("health=9 weapon=- last=- potion=1 resolved=0 fled=0 room=[2C 3C 4C 5C] "
                "dungeon=[9H]"), "potion=1 needs a resolved card"),
+        (state("health=9 weapon=- last=- potion=1 resolved=2 fled=0 room=[2C 2H] "
+               "dungeon=[3H 4H 5H 6H 7H 8H 9H 10H]"), "all 9 potions are still in the room"),
         (state("health=9 weapon=- last=9 potion=0 resolved=0 fled=0 room=[2C]  dungeon=[]"),
          "needs a weapon"),
         (state("health=9 weapon=5D last=9 potion=0 resolved=0 fled=0 room=[9C 9S] dungeon=[]"),

@@ -12,7 +12,8 @@ pays for it. The invariants follow from the rules (``docs/rules.md``):
   the dungeon is empty the room only shrinks: ``room + resolved <= 4``.
 - A running game has health 1..20 and at least one card in the room (the game
   ends when the last card is resolved, or at 0 health).
-- A potion drunk in this room means a card of it was resolved; a room dealt by
+- A potion drunk in this room means a card of it was resolved (and one of the
+  nine potions is out of play); a room dealt by
   a flee is full, untouched, has cards behind it, and the variant allows fleeing.
 - Health only ever drops by fighting monsters, and the deck's monsters add up
   to 208: a position at health h has monsters worth at least 20 - h out of
@@ -51,6 +52,7 @@ _MAX_HEALTH: Final = 20
 _ROOM_SIZE: Final = 4
 _BEST_WIN: Final = 30
 _ALL_MONSTERS: Final = 2 * sum(range(2, 15))  # 208
+_POTIONS: Final = 9
 
 
 def whole_number(name: str, value: object) -> int:
@@ -122,6 +124,8 @@ def check_position(
             )
     if pu and not res:
         raise PositionError("potion=1 needs a resolved card in this room (resolved=0)")
+    if pu and sum(c.kind is Kind.POTION for c in every) == _POTIONS:
+        raise PositionError("potion=1, yet all 9 potions are still in the room and dungeon")
 
     if not ov:
         _check_running(variant, hp, nr, nd, res, fl, sc)
