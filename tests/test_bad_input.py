@@ -358,3 +358,17 @@ def test_info_text_is_checked_like_state_text() -> None:
         sc.InfoState.from_text(text)
     with pytest.raises(sc.StateTextError, match="is not the bottom of the dungeon"):
         sc.InfoState.from_text(START.to_text() + " | bottom=[2D]")
+
+
+@pytest.mark.parametrize("bad", [None, 12, 1.5, object()])
+def test_things_that_are_not_decks_lines_or_paths(bad: object) -> None:
+    with pytest.raises(sc.DeckError, match="is not card text or a sequence of cards"):
+        sc.parse_deck(bad)  # type: ignore[arg-type]
+    with pytest.raises(sc.RecordError, match="is not text or a sequence of actions"):
+        sc.GameRecord.from_play(seed=1, line=bad)  # type: ignore[arg-type]
+    with pytest.raises(sc.IllegalActionError, match="is not text or a sequence of actions"):
+        sc.play_line(START, bad)  # type: ignore[arg-type]
+    with pytest.raises(sc.RecordError, match="is not a file name"):
+        sc.GameRecord.load(bad)  # type: ignore[arg-type]
+    with pytest.raises(sc.StateTextError, match="is not a sequence of cards"):
+        sc.InfoState.from_state(START, bad)  # type: ignore[arg-type]

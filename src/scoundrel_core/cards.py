@@ -170,6 +170,8 @@ def parse_deck(
     ``partial=True`` any non-empty set of distinct cards is accepted (reduced
     dungeons for tests and brute force).
     """
+    if not isinstance(text, (str, Iterable)):
+        raise DeckError(f"deck {text!r:.80} is not card text or a sequence of cards")
     items: Sequence[str | Card] = (
         text.replace(",", " ").split() if isinstance(text, str) else list(text)
     )

@@ -98,6 +98,8 @@ class InfoState:
         """
         if not isinstance(s, State):
             raise StateTextError(f"position {s!r:.80} is not a State")
+        if not isinstance(bottom, Iterable) or isinstance(bottom, str):
+            raise StateTextError(f"bottom {bottom!r:.80} is not a sequence of cards")
         b = tuple(parse_card(c) for c in bottom)
         d = s.dungeon
         if len(b) > len(d) or (b and d[len(d) - len(b) :] != b):

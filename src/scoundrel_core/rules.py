@@ -338,7 +338,8 @@ def _apply_legal(s: State, a: int) -> State:
     return State(dungeon, info)
 
 
-def _items(line: object) -> list[str | Action | int]:
+def line_items(line: object) -> list[str | Action | int]:
+    """The steps of a line given as text or as a sequence (not checked yet)."""
     if isinstance(line, str):
         return list(line.split())
     if not isinstance(line, Iterable):
@@ -349,7 +350,7 @@ def _items(line: object) -> list[str | Action | int]:
 def parse_line(s: State, text: str | Iterable[str]) -> list[Action]:
     """Read a line of play (actions separated by spaces) from state ``s``, checking each step."""
     s = _state(s)
-    items = _items(text)
+    items = line_items(text)
     acts: list[Action] = []
     for i, t in enumerate(items):
         try:
@@ -366,7 +367,7 @@ def parse_line(s: State, text: str | Iterable[str]) -> list[Action]:
 def play_line(s: State, line: str | Iterable[str | Action | int]) -> State:
     """The state after playing a whole line from ``s`` (each step checked)."""
     s = _state(s)
-    items = _items(line)
+    items = line_items(line)
     for i, t in enumerate(items):
         try:
             s = apply(s, t)
