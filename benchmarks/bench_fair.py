@@ -1,7 +1,7 @@
 """Benchmark of the fair search: cost per decision by depth and unseen cards,
 and the strength of the leaf evaluation (depth 0) against deeper search.
 
-    /work/venv/bin/python benchmarks/bench_fair.py [--games 100] [--seed0 20000]
+    python benchmarks/bench_fair.py [--games 100] [--seed0 20000]
 
 Positions come from seeded deals played by the depth-0 agent; seeds default
 to 20000+ (outside the 0..9999 evaluation range used in the report).

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 import scoundrel_core as sc
@@ -260,7 +262,113 @@ def test_state_text_with_bad_parts() -> None:
     # Errors in a part are reported as bad state text, quoting both.
     with pytest.raises(sc.StateTextError, match="bad card " + quoted("QH")):
         sc.State.from_text(good.replace("room=[2D", "room=[QH"))
-    with pytest.raises(sc.StateTextError, match="card twice"):
+    with pytest.raises(sc.StateTextError, match="card 8D is in the position twice"):
         sc.State.from_text(good.replace("room=[2D", "room=[8D"))
     with pytest.raises(sc.StateTextError, match="unknown variant " + quoted("medium/strict")):
         sc.State.from_text(good.replace("classic/strict", "medium/strict"))
+
+
+# -- issue 8, item 14: every library error is a ScoundrelError ------------------------------
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: sc.apply("x", 88),  # type: ignore[call-overload]
+        lambda: sc.parse_action("x", "flee"),  # type: ignore[arg-type]
+        lambda: sc.can_apply("x", "flee"),  # type: ignore[arg-type]
+        lambda: sc.why_illegal(None, "flee"),  # type: ignore[arg-type]
+        lambda: sc.legal_actions(42),  # type: ignore[arg-type]
+        lambda: sc.legal_action_mask("x"),  # type: ignore[arg-type]
+        lambda: sc.play_line("x", "flee"),  # type: ignore[arg-type]
+        lambda: sc.parse_line(sc.InfoState.initial(START), "flee"),  # type: ignore[arg-type]
+    ],
+)
+def test_a_non_state_is_refused(call: object) -> None:
+    with pytest.raises(sc.StateTextError, match="is not a State"):
+        call()  # type: ignore[operator]
+
+
+def test_can_apply_is_false_for_any_bad_action() -> None:
+    for bad in ("x", 89, -1, 88.0, True, None, object(), "QH", "KS/x"):
+        assert sc.can_apply(START, bad) is False  # type: ignore[arg-type]
+        assert sc.why_illegal(START, bad) is not None  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bad", [88.0, True, None, "88"])
+def test_apply_refuses_an_action_that_is_no_action(bad: object) -> None:
+    with pytest.raises(sc.IllegalActionError, match=re.escape(repr(bad))):
+        sc.apply(START, bad)  # type: ignore[arg-type]
+
+
+def test_card_refuses_bools_and_takes_numpy_integers() -> None:
+    with pytest.raises(sc.CardError, match="card id True is not an integer"):
+        sc.card(True)
+    with pytest.raises(sc.CardError, match=r"card id 3\.0 is not an integer"):
+        sc.card(3.0)  # type: ignore[arg-type]
+    assert sc.card(np.int64(3)) is sc.card(3)
+
+
+@pytest.mark.parametrize("deck", [123, 4.5])
+def test_new_game_deck_of_the_wrong_type(deck: object) -> None:
+    with pytest.raises(sc.DeckError, match=f"deck {re.escape(repr(deck))} is not card text"):
+        sc.new_game(deck=deck)  # type: ignore[arg-type]
+
+
+def test_record_nested_too_deeply(tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(sc.RecordError, match="nested too deeply"):
+        sc.GameRecord.load(path)
+
+
+def test_daily_seed_takes_exactly_yyyy_mm_dd() -> None:
+    assert sc.daily_seed("2026-11-29") == 20261129
+    for bad in ("20261129", "2026-W48-1", "2026-11-29T00:00", "26-11-29", "2026-1-29"):
+        with pytest.raises(sc.SeedError, match=f"bad date {re.escape(repr(bad))}: expected YYYY"):
+            sc.daily_seed(bad)
+
+
+# -- the information state: the same conventions as State ----------------------------------
+
+
+def test_info_state_follows_state_conventions() -> None:
+    s = sc.new_game(seed=7)
+    info = sc.InfoState.initial(s)
+    assert s.last_kill is None and info.last_kill is None
+    assert sc.legal_actions(info) == sc.legal_actions(s) == info.legal_actions()
+    assert sc.can_apply(info, "2D") and not sc.can_apply(info, "KS/f")
+    assert sc.why_illegal(info, "9S/w") == sc.why_illegal(s, "9S/w") == "no weapon is equipped"
+    assert sc.parse_action(info, "2D") == sc.parse_action(s, "2D")
+    after = sc.apply(info, "2D")
+    assert after == info.apply("2D") and isinstance(after, sc.InfoState)
+    assert sc.apply(after, "9S/w") == after.apply(sc.parse_action_text("9S/w"))
+    with pytest.raises(sc.IllegalActionError, match="illegal action 'KS/f'"):
+        sc.apply(info, "KS/f")
+    with pytest.raises(sc.StateTextError, match="is not a State"):
+        sc.play_line(info, "2D")  # type: ignore[arg-type]
+
+
+def test_info_text_is_checked_like_state_text() -> None:
+    text = (
+        "classic/strict health=20 weapon=- last=- potion=0 resolved=0 fled=0 room=[2C] "
+        "dungeon=[9H 6S 7S 8S 9S]"
+    )
+    with pytest.raises(sc.PositionError, match="room \\+ resolved must be 4"):
+        sc.InfoState.from_text(text)
+    with pytest.raises(sc.StateTextError, match="is not the bottom of the dungeon"):
+        sc.InfoState.from_text(START.to_text() + " | bottom=[2D]")
+
+
+@pytest.mark.parametrize("bad", [None, 12, 1.5, object()])
+def test_things_that_are_not_decks_lines_or_paths(bad: object) -> None:
+    with pytest.raises(sc.DeckError, match="is not card text or a sequence of cards"):
+        sc.parse_deck(bad)  # type: ignore[arg-type]
+    with pytest.raises(sc.RecordError, match="is not text or a sequence of actions"):
+        sc.GameRecord.from_play(seed=1, line=bad)  # type: ignore[arg-type]
+    with pytest.raises(sc.IllegalActionError, match="is not text or a sequence of actions"):
+        sc.play_line(START, bad)  # type: ignore[arg-type]
+    with pytest.raises(sc.RecordError, match="is not a file name"):
+        sc.GameRecord.load(bad)  # type: ignore[arg-type]
+    with pytest.raises(sc.StateTextError, match="is not a sequence of cards"):
+        sc.InfoState.from_state(START, bad)  # type: ignore[arg-type]

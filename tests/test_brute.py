@@ -4,7 +4,8 @@ Every expected value below is worked out in the comments. A handy check is the
 potential phi = health - (values of the monsters not yet resolved): fighting
 barehanded leaves it unchanged, a weapon kill of monster m with weapon w adds
 min(m, w), a potion adds what it heals, and a lost game scores exactly phi at
-the moment of death (see SOLVER-NOTES.md). The best score is therefore at most
+the moment of death (docs/rules.md: a lost game scores its health minus the
+monsters left). The best score is therefore at most
 phi + the weapon kills still possible + the potions that can still heal.
 """
 
@@ -201,7 +202,7 @@ def test_easy_cycle_of_flees_terminates() -> None:
 
 
 def test_finished_state_returns_its_score() -> None:
-    s = sc.State.from_parts(health=7, over=True, score=7)
+    s = sc.State.from_parts(health=7, resolved=1, over=True, score=7)
     assert brute_force(s) == (7, [])
     assert brute_force_recursive(s) == (7, [])
 

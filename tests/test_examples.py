@@ -1,4 +1,4 @@
-"""The worked examples of RULES.md, one test each."""
+"""The worked examples of docs/rules.md, one test each."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The text notation of RULES.md: cards, decks, actions, lines and states."""
+"""The text notation of docs/rules.md: cards, decks, actions, lines and states."""
 
 from __future__ import annotations
 
@@ -166,7 +166,8 @@ def test_state_text_example() -> None:
         "room=[JS 6C 4H] dungeon=[2C 3C]"
     )
     over = sc.State.from_parts(
-        health=-6, room=["KC"], over=True, score=-19, variant="hard", weapon_rule="equal"
+        health=-6, room=["KC"], resolved=1, over=True, score=-19, variant="hard",
+        weapon_rule="equal",
     )
     assert over.to_text().endswith("score=-19")
     assert over.to_text().startswith("hard/equal ")

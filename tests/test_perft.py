@@ -10,7 +10,7 @@ equality shows up here as a changed number.
 
 Regenerate (after a deliberate rule change) with::
 
-    /work/venv/bin/python tests/test_perft.py
+    python tests/test_perft.py      # from the repository root, scoundrel installed
 
 Convention: a line that ends the game before depth d counts as one line of
 length d (it stays a leaf at its end), and its final position is one of the
@@ -153,6 +153,7 @@ def test_perft_matches_golden(entry: dict[str, Any]) -> None:
     assert distinct == entry["distinct"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("entry", GOLDEN, ids=_case_id)
 def test_both_twins_walk_to_golden_counts(entry: dict[str, Any]) -> None:
     start = opening(entry["seed"], entry["variant"], entry["weapon_rule"])

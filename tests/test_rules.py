@@ -1,4 +1,4 @@
-"""One test per clause of RULES.md (worked examples are in test_examples.py)."""
+"""One test per clause of docs/rules.md (worked examples are in test_examples.py)."""
 
 from __future__ import annotations
 
@@ -205,7 +205,9 @@ def test_flee_never_after_a_card_of_the_room_was_resolved(variant: str) -> None:
 
 @pytest.mark.parametrize("variant", ["classic", "easy"])
 def test_flee_never_in_a_short_room(variant: str) -> None:
-    s = sc.State.from_parts(room=["2C", "3C", "4C"], dungeon=SPARE, variant=variant)
+    s = sc.State.from_parts(
+        room=["2C", "3C", "4C"], dungeon=SPARE, resolved=1, variant=variant
+    )
     assert not sc.can_apply(s, "flee")
     last_room = sc.State.from_parts(room=["2C", "3C"], variant=variant)
     assert not sc.can_apply(last_room, "flee")
@@ -293,7 +295,9 @@ def test_death_score_counts_room_and_dungeon_monsters_not_the_killer() -> None:
 
 
 def test_death_by_weapon_fight_score() -> None:
-    s = sc.State.from_parts(health=3, room=["AS", "AC"], dungeon=cards("2S"), weapon="9D")
+    s = sc.State.from_parts(
+        health=3, room=["AS", "AC"], dungeon=cards("2S"), weapon="9D", resolved=2
+    )
     end = sc.apply(s, "AC/w")
     assert end.health == -2
     assert end.score == -2 - 14 - 2

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import scoundrel_core as sc
@@ -19,10 +21,18 @@ def test_table_size_follows_the_budget() -> None:
     assert bigger.slots == 8 * small.slots
 
 
-@pytest.mark.parametrize("bad", [0, -5, 1.5])
+@pytest.mark.parametrize("bad", [0, -5, 1.5, True, "64"])
 def test_table_size_must_be_a_positive_integer(bad: object) -> None:
-    with pytest.raises(ValueError, match="table size"):
+    with pytest.raises(sc.ScoundrelError, match=f"table_mib {re.escape(repr(bad))} must be"):
         TranspositionTable(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("mib", [10**7, 10**30])
+def test_table_size_is_checked_against_the_machine_up_front(mib: int) -> None:
+    with pytest.raises(sc.ScoundrelError, match=f"table_mib {mib} MiB is more than this machine"):
+        TranspositionTable(mib)
+    with pytest.raises(sc.ScoundrelError, match=f"table_mib {mib} MiB is more than this machine"):
+        solve(0, table_mib=mib)
 
 
 @pytest.mark.parametrize(("seed", "variant"), [(1, "classic"), (3, "classic"), (4, "hard"),

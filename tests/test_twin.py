@@ -1,7 +1,7 @@
 """The fast path and its slow twin play the same games, step by step.
 
 ``scoundrel_core.rules`` (packed states) and ``scoundrel_core.reference`` (plain
-lists, written from RULES.md) are driven by the same random legal moves over
+lists, written from docs/rules.md) are driven by the same random legal moves over
 seeded deals and small hand-picked dungeons, in all six variant combinations.
 At every step the legal actions and the positions must be equal, and a few
 properties of the game must hold on both.
@@ -170,7 +170,7 @@ def test_twins_agree_on_first_seeds(variant: str, weapon_rule: str) -> None:
         play_twins(start, random.Random(seed), careful=seed % 2 == 1)
 
 
-# Lines of play from the worked examples of RULES.md, as (deck, health, line,
+# Lines of play from the worked examples of docs/rules.md, as (deck, health, line,
 # expected health, expected score or None). The deck is top first; the tail
 # after the first room only keeps the game from ending.
 WORKED_LINES = [

@@ -16,6 +16,7 @@ from .errors import (
     CardError,
     DeckError,
     IllegalActionError,
+    PositionError,
     RecordError,
     ScoundrelError,
     SeedError,
@@ -42,9 +43,12 @@ from .variants import FLEE_RULES, VARIANTS, WEAPON_RULES, Variant, get_variant
 __version__ = "0.1.0"
 
 
-def parse_state(text: str) -> State:
-    """Read a state from the text form of :meth:`State.to_text`."""
-    return State.from_text(text)
+def parse_state(text: str, *, partial: bool = True) -> State:
+    """Read a state from the text form of :meth:`State.to_text` (see :meth:`State.from_text`).
+
+    A position the rules cannot reach raises :class:`PositionError`.
+    """
+    return State.from_text(text, partial=partial)
 
 
 __all__ = [
@@ -68,6 +72,7 @@ __all__ = [
     "IllegalActionError",
     "InfoState",
     "Kind",
+    "PositionError",
     "RecordError",
     "ScoundrelError",
     "SeedError",

@@ -1,4 +1,4 @@
-"""Actions as small integers, with the notation of RULES.md.
+"""Actions as small integers, with the notation of docs/rules.md.
 
 Encoding (``N`` = card id 0..43, see :mod:`scoundrel_core.cards`)::
 
@@ -12,12 +12,13 @@ so the legal actions of a state sort by card id, with flee last.
 
 from __future__ import annotations
 
+from numbers import Integral
 from typing import Final
 
 from .cards import Card, card, parse_card
 from .errors import CardError, IllegalActionError
 
-__all__ = ["FLEE", "NUM_ACTIONS", "Action", "fight", "parse_action_text", "resolve"]
+__all__ = ["FLEE", "NUM_ACTIONS", "Action", "as_action", "fight", "parse_action_text", "resolve"]
 
 FLEE_ID: Final = 88
 NUM_ACTIONS: Final = 89
@@ -29,6 +30,8 @@ class Action(int):
     __slots__ = ()
 
     def __new__(cls, value: int) -> Action:
+        if isinstance(value, bool) or not isinstance(value, (int, Integral)):
+            raise IllegalActionError(f"action {value!r} is not an action number")
         if not 0 <= int(value) < NUM_ACTIONS:
             raise IllegalActionError(f"action {value!r} is not in 0..{NUM_ACTIONS - 1}")
         return super().__new__(cls, value)
@@ -107,3 +110,12 @@ def parse_action_text(text: str) -> Action:
     if style == "f":
         return resolve(c)
     raise IllegalActionError(f"bad action {text!r}: use /w (weapon) or /f (barehanded)")
+
+
+def as_action(action: Action | int | str) -> Action:
+    """An action given as an Action, its number (0..88) or its text."""
+    if isinstance(action, Action):
+        return action
+    if isinstance(action, str):
+        return parse_action_text(action)
+    return Action(action)

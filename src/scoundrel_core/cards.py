@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
+from numbers import Integral
 from typing import Final
 
 from .errors import CardError, DeckError
@@ -120,10 +121,12 @@ _BY_TEXT: Final = {str(c): c for c in FULL_DECK}
 
 
 def card(card_id: int) -> Card:
-    """The card with this id (0..43)."""
-    if not isinstance(card_id, int) or not 0 <= card_id < DECK_SIZE:
+    """The card with this id (0..43): a Python or numpy integer, never a bool."""
+    if isinstance(card_id, bool) or not isinstance(card_id, Integral):
+        raise CardError(f"card id {card_id!r} is not an integer 0..43")
+    if not 0 <= card_id < DECK_SIZE:
         raise CardError(f"card id {card_id!r} is not in 0..43")
-    return FULL_DECK[card_id]
+    return FULL_DECK[int(card_id)]
 
 
 def parse_card(text: str | Card) -> Card:
@@ -167,6 +170,8 @@ def parse_deck(
     ``partial=True`` any non-empty set of distinct cards is accepted (reduced
     dungeons for tests and brute force).
     """
+    if not isinstance(text, (str, Iterable)):
+        raise DeckError(f"deck {text!r:.80} is not card text or a sequence of cards")
     items: Sequence[str | Card] = (
         text.replace(",", " ").split() if isinstance(text, str) else list(text)
     )

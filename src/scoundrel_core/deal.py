@@ -17,6 +17,7 @@ A daily dungeon uses the date as a seed: ``YYYY-MM-DD`` maps to the integer
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from collections.abc import Iterator
 
 from .cards import FULL_DECK, Card
@@ -25,6 +26,7 @@ from .errors import SeedError
 __all__ = ["MAX_SEED", "daily_seed", "deal", "splitmix64"]
 
 _MASK64 = (1 << 64) - 1
+_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 MAX_SEED = _MASK64
 
 
@@ -69,9 +71,18 @@ def deal(seed: int) -> list[Card]:
 
 
 def daily_seed(date: str | _dt.date) -> int:
-    """The seed of the daily dungeon for a date: ``YYYYMMDD`` as an integer."""
+    """The seed of the daily dungeon for a date: ``YYYYMMDD`` as an integer.
+
+    Text must be exactly ``YYYY-MM-DD`` (other ISO forms such as ``20261129``
+    are refused, as the message says).
+
+    >>> daily_seed("2026-11-29")
+    20261129
+    """
     if isinstance(date, str):
         try:
+            if not _DATE_RE.fullmatch(date.strip()):
+                raise ValueError(date)
             date = _dt.date.fromisoformat(date.strip())
         except ValueError:
             raise SeedError(f"bad date {date!r}: expected YYYY-MM-DD") from None

@@ -35,5 +35,9 @@ class StateTextError(ScoundrelError):
     """Text that does not describe a game state."""
 
 
+class PositionError(StateTextError):
+    """A position the rules cannot reach (a dead player still playing, a room too big, ...)."""
+
+
 class RecordError(ScoundrelError):
     """A game record that cannot be read or does not replay."""

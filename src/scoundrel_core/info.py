@@ -41,9 +41,9 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Final
 
-from .actions import Action
+from .actions import Action, as_action
 from .cards import FULL_DECK, Card, Kind, card, parse_card
-from .errors import IllegalActionError, StateTextError
+from .errors import IllegalActionError, ScoundrelError, StateTextError
 from .state import MAX_HEALTH, State
 from .variants import Variant
 
@@ -65,15 +65,19 @@ class InfoState:
 
     ``unseen`` is the set of cards not yet seen; they are the top
     ``len(unseen)`` cards of the dungeon in an order the player does not know.
-    ``bottom`` is the known rest of the dungeon, top first. ``last_kill`` is 0
-    while the weapon is unused.
+    ``bottom`` is the known rest of the dungeon, top first. ``last_kill`` is
+    None while the weapon is unused, as on :class:`State`.
+
+    Build one with :meth:`initial`, :meth:`from_state`, :meth:`from_text` or
+    :func:`observe`: those check the position (see ``scoundrel_core.position``).
+    The plain constructor trusts its fields (the search uses it on every step).
     """
 
     variant: Variant
     room: tuple[Card, ...]
     health: int
     weapon_value: int
-    last_kill: int
+    last_kill: int | None
     potion_used: bool
     resolved_in_room: int
     fled_last: bool
@@ -92,13 +96,22 @@ class InfoState:
         cards the player put there). Only the set of the other dungeon cards is
         used, never their order.
         """
-        b = tuple(bottom)
+        if not isinstance(s, State):
+            raise StateTextError(f"position {s!r:.80} is not a State")
+        if not isinstance(bottom, Iterable) or isinstance(bottom, str):
+            raise StateTextError(f"bottom {bottom!r:.80} is not a sequence of cards")
+        b = tuple(parse_card(c) for c in bottom)
         d = s.dungeon
         if len(b) > len(d) or (b and d[len(d) - len(b) :] != b):
             raise StateTextError(
                 f"bottom [{' '.join(map(str, b))}] is not the bottom of the dungeon of {s}"
             )
         return _seen_in(s, frozenset(d[: len(d) - len(b)]), b)
+
+    @classmethod
+    def from_text(cls, text: str) -> InfoState:
+        """Read ``State text | bottom=[cards]``: see :func:`parse_info_text`."""
+        return parse_info_text(text)
 
     @classmethod
     def initial(cls, s: State) -> InfoState:
@@ -151,11 +164,13 @@ class InfoState:
 
     # -- the game tree of the information state ------------------------------------------
 
-    def apply(self, action: Action | int) -> InfoState | ChanceNode:
+    def apply(self, action: Action | int | str) -> InfoState | ChanceNode:
         """The position after ``action``: an InfoState, or a ChanceNode if cards are drawn."""
-        a = Action(int(action))
+        a = as_action(action)
         if a not in self.legal_actions():
-            raise IllegalActionError(f"illegal action {str(a)!r} in information state {self}")
+            raise IllegalActionError(
+                f"illegal action {str(a)!r} in information state {self.to_text()}"
+            )
         if a.is_flee:
             base = replace(
                 self,
@@ -179,7 +194,7 @@ class InfoState:
                 health = min(MAX_HEALTH, health + c.value)
             potion_used = True
         elif c.kind is Kind.WEAPON:
-            weapon, last_kill = c.value, 0
+            weapon, last_kill = c.value, None
         elif a.with_weapon:
             health -= max(0, c.value - weapon)
             last_kill = c.value
@@ -280,13 +295,18 @@ class ChanceNode:
         return replace(nb, fled_last=self.fled)
 
 
-def observe(info: InfoState, action: Action | int, new_state: State) -> InfoState:
+def observe(info: InfoState, action: Action | int | str, new_state: State) -> InfoState:
     """The knowledge after playing ``action`` and seeing the true ``new_state``.
 
     Uses only what the player sees in ``new_state``: the room, health, weapon
     and flags, and which cards are newly in the room (the dungeon order is never read).
     """
-    a = Action(int(action))
+    if not isinstance(info, InfoState) or not isinstance(new_state, State):
+        raise StateTextError(
+            f"observe needs an InfoState and a State, not {type(info).__name__} "
+            f"and {type(new_state).__name__}"
+        )
+    a = as_action(action)
     bottom = info.bottom + info.room if a.is_flee else info.bottom
     unseen = set(info.unseen)
     old_room = set() if a.is_flee else set(info.room)
@@ -308,7 +328,7 @@ def _seen_in(s: State, unseen: frozenset[Card], bottom: tuple[Card, ...]) -> Inf
         room=s.room,
         health=s.health,
         weapon_value=s.weapon_value,
-        last_kill=s.last_kill or 0,
+        last_kill=s.last_kill,
         potion_used=s.potion_used,
         resolved_in_room=s.resolved_in_room,
         fled_last=s.fled_last,
@@ -319,7 +339,7 @@ def _seen_in(s: State, unseen: frozenset[Card], bottom: tuple[Card, ...]) -> Inf
     )
 
 
-def parse_info_text(text: str) -> InfoState:
+def parse_info_text(text: str, *, partial: bool = True) -> InfoState:
     """Read ``State text | bottom=[cards]`` (the bottom part is optional).
 
     Every dungeon card of the state text is unseen (its order is ignored)
@@ -329,11 +349,14 @@ def parse_info_text(text: str) -> InfoState:
     if not isinstance(text, str):
         raise StateTextError(f"info text {text!r} is not text")
     head, bar, tail = text.partition("|")
-    s = State.from_text(head.strip())
+    s = State.from_text(head.strip(), partial=partial)
     bottom: tuple[Card, ...] = ()
-    if bar:
-        t = tail.strip()
-        if not (t.startswith("bottom=[") and t.endswith("]")):
-            raise StateTextError(f"bad info text {text!r}: expected '| bottom=[cards]'")
-        bottom = tuple(parse_card(x) for x in t[len("bottom=[") : -1].split())
-    return InfoState.from_state(s, bottom)
+    try:
+        if bar:
+            t = tail.strip()
+            if not (t.startswith("bottom=[") and t.endswith("]")):
+                raise StateTextError("expected '| bottom=[cards]' after the state")
+            bottom = tuple(parse_card(x) for x in t[len("bottom=[") : -1].split())
+        return InfoState.from_state(s, bottom)
+    except ScoundrelError as err:
+        raise StateTextError(f"bad info text {text!r}: {err}") from None

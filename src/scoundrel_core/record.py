@@ -1,6 +1,6 @@
 """Game records: a deal, a rule set and a line of play, checked by replaying.
 
-A record is stored as JSON in the notation of RULES.md::
+A record is stored as JSON in the notation of docs/rules.md::
 
     {"format": "scoundrel-record/1", "seed": 42,
      "deck": "KS QS 5C ...", "variant": "classic", "weapon_rule": "strict",
@@ -24,7 +24,7 @@ from .actions import Action, parse_action_text
 from .cards import Card, format_deck, parse_deck
 from .deal import deal
 from .errors import RecordError, ScoundrelError
-from .rules import apply, new_game
+from .rules import apply, line_items, new_game
 from .state import State
 from .variants import Variant, get_variant
 
@@ -73,7 +73,10 @@ class GameRecord:
         rec = cls(seed, tuple(map(str, cards)), v.name, v.weapon_rule, ())
         s = rec.start()
         texts: list[str] = []
-        items = line.split() if isinstance(line, str) else list(line)
+        try:
+            items = line_items(line)
+        except ScoundrelError as err:
+            raise RecordError(f"bad record: {err}") from None
         for i, item in enumerate(items, 1):
             try:
                 a = parse_action_text(item) if isinstance(item, str) else Action(item)
@@ -157,6 +160,8 @@ class GameRecord:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> GameRecord:
+        if not isinstance(path, (str, os.PathLike)):  # an int would open a file descriptor
+            raise RecordError(f"record path {path!r:.80} is not a file name")
         try:
             with open(path, encoding="utf-8") as f:
                 data = json.load(f)
@@ -164,6 +169,8 @@ class GameRecord:
             raise RecordError(f"cannot read record {os.fspath(path)!r}: {err.strerror}") from None
         except (json.JSONDecodeError, UnicodeDecodeError) as err:
             raise RecordError(f"record {os.fspath(path)!r} is not JSON: {err}") from None
+        except RecursionError:
+            raise RecordError(f"record {os.fspath(path)!r} is JSON nested too deeply") from None
         try:
             return cls.from_json(data)
         except RecordError as err:

@@ -1,7 +1,7 @@
-"""The slow twin: the rules of RULES.md over plain Python lists.
+"""The slow twin: the rules of docs/rules.md over plain Python lists.
 
 This module is a second implementation of :mod:`scoundrel_core.rules`, written
-from ``RULES.md`` alone and kept deliberately plain: a mutable dataclass, lists
+from ``docs/rules.md`` alone and kept deliberately plain: a mutable dataclass, lists
 for the dungeon and the room, one ``if`` per rule. It is not used by the game or
 the solver; tests play it side by side with the packed fast path and compare
 the legal actions and states at every step (:func:`to_state`).
@@ -47,7 +47,7 @@ FLEE_RULES = ("classic", "easy", "hard")
 WEAPON_RULES = ("strict", "equal")
 
 
-# What a card does is decided by its suit alone (RULES.md, Deck): black suits
+# What a card does is decided by its suit alone (docs/rules.md, Deck): black suits
 # are monsters, diamonds weapons, hearts potions.
 
 

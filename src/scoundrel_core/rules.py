@@ -1,23 +1,32 @@
 """The rules: new games, legal actions, and the one pure transition ``apply``.
 
-Everything here follows ``RULES.md``. ``apply`` never mutates; it returns a new
-:class:`State`. The checks live in ``can_apply``/``why_illegal`` so callers can
-ask first; ``apply`` raises :class:`IllegalActionError` naming the action and the
-state.
+Everything here follows ``docs/rules.md``. ``apply`` never mutates; it returns a
+new :class:`State`. The checks live in ``can_apply``/``why_illegal`` so callers
+can ask first; ``apply`` raises :class:`IllegalActionError` naming the action and
+the state.
+
+One style for both kinds of position: these functions take a :class:`State`
+or a fair player's :class:`~scoundrel_core.info.InfoState` alike
+(``legal_actions``, ``legal_action_mask``, ``why_illegal``, ``can_apply``,
+``parse_action``, ``apply``); on an InfoState, ``apply`` returns an InfoState
+or, when cards are drawn, a ChanceNode. A line of play (``parse_line``,
+``play_line``) needs the true :class:`State`. Anything else given as a
+position raises :class:`StateTextError`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import overload
 
 import numpy as np
 import numpy.typing as npt
 
-from .actions import ACTIONS, FLEE, FLEE_ID, NUM_ACTIONS, Action, parse_action_text
+from .actions import ACTIONS, FLEE, FLEE_ID, NUM_ACTIONS, Action, as_action, parse_action_text
 from .cards import FULL_DECK, Card, Kind, parse_deck
 from .deal import check_seed, deal
-from .errors import DeckError, IllegalActionError
+from .errors import DeckError, IllegalActionError, StateTextError
+from .info import ChanceNode, InfoState
 from .state import (
     HEALTH_OFFSET,
     MASK_3,
@@ -39,9 +48,6 @@ from .state import (
     State,
 )
 from .variants import Variant, get_variant
-
-if TYPE_CHECKING:
-    from .info import InfoState
 
 __all__ = [
     "ROOM_SIZE",
@@ -76,6 +82,8 @@ def new_game(
     v = get_variant(variant, weapon_rule)
     if (seed is None) == (deck is None):
         raise DeckError("give exactly one of seed= or deck=")
+    if deck is not None and not isinstance(deck, (str, Iterable)):
+        raise DeckError(f"deck {deck!r} is not card text or a sequence of cards")
     cards = tuple(deal(check_seed(seed))) if deck is None else parse_deck(deck, partial=partial)
     n = min(ROOM_SIZE, len(cards))
     return State.from_parts(dungeon=cards[n:], room=cards[:n], variant=v)
@@ -120,9 +128,31 @@ def _legal_ids(s: State) -> list[int]:
     return acts
 
 
-def legal_actions(s: State) -> tuple[Action, ...]:
+def _position(s: object) -> State | InfoState:
+    """``s`` if it is a State or an InfoState, else a StateTextError naming it."""
+    if isinstance(s, (State, InfoState)):
+        return s
+    raise StateTextError(f"position {s!r:.80} is not a State or an InfoState")
+
+
+def _info(s: object) -> InfoState:
+    """``s`` known not to be a State: an InfoState, or the error of :func:`_position`."""
+    p = _position(s)
+    assert isinstance(p, InfoState)
+    return p
+
+
+def _state(s: object) -> State:
+    if isinstance(s, State):
+        return s
+    raise StateTextError(f"position {s!r:.80} is not a State (a line needs the true state)")
+
+
+def legal_actions(s: State | InfoState) -> tuple[Action, ...]:
     """The legal actions in ascending order (card id order, flee last); empty once over."""
-    return tuple(ACTIONS[a] for a in _legal_ids(s))
+    if isinstance(s, State):
+        return tuple(ACTIONS[a] for a in _legal_ids(s))
+    return _info(s).legal_actions()
 
 
 def legal_action_mask(s: State | InfoState) -> npt.NDArray[np.bool_]:
@@ -138,21 +168,29 @@ def legal_action_mask(s: State | InfoState) -> npt.NDArray[np.bool_]:
     True
     """
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-    ids = _legal_ids(s) if isinstance(s, State) else [int(a) for a in s.legal_actions()]
+    p = _position(s)
+    ids = _legal_ids(p) if isinstance(p, State) else [int(a) for a in p.legal_actions()]
     mask[ids] = True
     return mask
 
 
-def why_illegal(s: State, action: Action | int | str) -> str | None:
-    """None if ``action`` is legal in ``s``, else the reason in words."""
+def why_illegal(s: State | InfoState, action: Action | int | str) -> str | None:
+    """None if ``action`` is legal in ``s``, else the reason in words.
+
+    Raises only if ``s`` is not a position (:class:`StateTextError`).
+    """
+    s = _position(s)
     try:
-        a = _as_action(action)
+        a = as_action(action)
     except IllegalActionError as err:
         return str(err)
     if s.is_over:
         return "the game is over"
     if a.is_flee:
-        if _can_flee(s):
+        if s.variant.allows_flee(
+            room_size=len(s.room), resolved=s.resolved_in_room, dungeon_size=s.dungeon_size,
+            fled_last=s.fled_last,
+        ):
             return None
         v = s.variant
         if not v.may_flee:
@@ -171,38 +209,48 @@ def why_illegal(s: State, action: Action | int | str) -> str | None:
             return f"{c} is not a monster, so it cannot be fought with the weapon"
         if not s.weapon_value:
             return "no weapon is equipped"
-        if not s.weapon_can_fight(c.value):
+        if c.value > s.weapon_reach:
             return f"the weapon's last kill ({s.last_kill}) forbids fighting a {c.value}"
     return None
 
 
-def can_apply(s: State, action: Action | int | str) -> bool:
-    """Whether ``action`` is legal in ``s`` (never raises)."""
+def can_apply(s: State | InfoState, action: Action | int | str) -> bool:
+    """Whether ``action`` is legal in ``s``.
+
+    Any bad action (unreadable text, a number out of range, an object that is
+    no action) gives False; only a ``s`` that is not a position raises
+    (:class:`StateTextError`), as in every function here.
+    """
     return why_illegal(s, action) is None
 
 
-def _as_action(action: Action | int | str) -> Action:
-    if isinstance(action, Action):
-        return action
-    if isinstance(action, str):
-        return parse_action_text(action)
-    if isinstance(action, int) and not isinstance(action, bool):
-        return Action(action)
-    raise IllegalActionError(f"action {action!r} is not an action")
-
-
-def parse_action(s: State, text: str) -> Action:
-    """Read action text in state ``s``; raises IllegalActionError if it is not legal there."""
+def parse_action(s: State | InfoState, text: str) -> Action:
+    """Read action text in position ``s``; raises IllegalActionError if it is not legal there."""
+    s = _position(s)
     a = parse_action_text(text)
     reason = why_illegal(s, a)
     if reason is not None:
-        raise IllegalActionError(f"illegal action {text!r} ({reason}) in state: {s}")
+        raise IllegalActionError(f"illegal action {text!r} ({reason}) in state: {s.to_text()}")
     return a
 
 
-def apply(s: State, action: Action | int | str) -> State:
-    """The state after ``action``; ``s`` itself is unchanged."""
-    a = _as_action(action)
+@overload
+def apply(s: State, action: Action | int | str) -> State: ...
+
+
+@overload
+def apply(s: InfoState, action: Action | int | str) -> InfoState | ChanceNode: ...
+
+
+def apply(s: State | InfoState, action: Action | int | str) -> State | InfoState | ChanceNode:
+    """The position after ``action``; ``s`` itself is unchanged.
+
+    On an InfoState this is :meth:`InfoState.apply <scoundrel_core.info.InfoState.apply>`:
+    an InfoState, or a ChanceNode when cards are to be drawn.
+    """
+    if not isinstance(s, State):
+        return _info(s).apply(action)
+    a = as_action(action)
     if int(a) not in _legal_ids(s):
         reason = why_illegal(s, a) or "not a legal action here"
         raise IllegalActionError(f"illegal action {str(a)!r} ({reason}) in state: {s}")
@@ -290,12 +338,24 @@ def _apply_legal(s: State, a: int) -> State:
     return State(dungeon, info)
 
 
+def line_items(line: object) -> list[str | Action | int]:
+    """The steps of a line given as text or as a sequence (not checked yet)."""
+    if isinstance(line, str):
+        return list(line.split())
+    if not isinstance(line, Iterable):
+        raise IllegalActionError(f"line {line!r} is not text or a sequence of actions")
+    return list(line)
+
+
 def parse_line(s: State, text: str | Iterable[str]) -> list[Action]:
     """Read a line of play (actions separated by spaces) from state ``s``, checking each step."""
-    items = text.split() if isinstance(text, str) else list(text)
+    s = _state(s)
+    items = line_items(text)
     acts: list[Action] = []
     for i, t in enumerate(items):
         try:
+            if not isinstance(t, str):
+                raise IllegalActionError(f"action {t!r} is not text")
             a = parse_action(s, t)
         except IllegalActionError as err:
             raise IllegalActionError(f"step {i + 1}: {err}") from None
@@ -306,7 +366,8 @@ def parse_line(s: State, text: str | Iterable[str]) -> list[Action]:
 
 def play_line(s: State, line: str | Iterable[str | Action | int]) -> State:
     """The state after playing a whole line from ``s`` (each step checked)."""
-    items = line.split() if isinstance(line, str) else list(line)
+    s = _state(s)
+    items = line_items(line)
     for i, t in enumerate(items):
         try:
             s = apply(s, t)

@@ -33,6 +33,7 @@ from typing import Final
 
 from .cards import FULL_DECK, Card, Kind, card, parse_card
 from .errors import StateTextError
+from .position import check_position
 from .variants import Variant, get_variant
 
 __all__ = ["MAX_HEALTH", "State"]
@@ -73,7 +74,13 @@ def unpack_cards(word: int, n: int) -> tuple[Card, ...]:
 
 
 class State:
-    """A Scoundrel position. Immutable and hashable; build one with ``new_game``."""
+    """A Scoundrel position. Immutable and hashable.
+
+    Build one with ``new_game``, :meth:`from_parts` or :meth:`from_text`
+    (checked: see :mod:`scoundrel_core.position`), or reach it with ``apply``.
+    ``State(dungeon_word, info_word)`` takes the packed words as they are,
+    unchecked: it is the fast path of ``apply`` and of unpickling.
+    """
 
     __slots__ = ("_dungeon", "_info")
 
@@ -93,8 +100,8 @@ class State:
     def from_parts(
         cls,
         *,
-        dungeon: Sequence[Card | str] = (),
-        room: Sequence[Card | str] = (),
+        dungeon: Sequence[Card | str] | str = (),
+        room: Sequence[Card | str] | str = (),
         health: int = MAX_HEALTH,
         weapon: Card | str | None = None,
         last_kill: int | None = None,
@@ -105,50 +112,47 @@ class State:
         weapon_rule: str | None = None,
         over: bool = False,
         score: int | None = None,
+        partial: bool = True,
     ) -> State:
-        """Build any position (for tests, puzzles and the worked examples).
+        """Build any position the rules can reach (for tests, puzzles and examples).
 
-        Checks the parts are well formed (distinct cards, sizes and ranges);
-        it does not check that the position is reachable from a deal.
+        The parts are checked by :func:`~scoundrel_core.position.check_position`:
+        a position no game can reach raises :class:`PositionError` naming the
+        broken rule. Cards may be :class:`Card` objects or text (a string of
+        cards separated by spaces is read too). ``partial=True`` (the default)
+        accepts a position of a partial deck, as ``new_game(partial=True)``
+        deals; ``partial=False`` also checks the dungeon sizes of a 44-card deal.
+
+        >>> State.from_parts(room="9S 3H", health=4).health
+        4
+        >>> State.from_parts(room="9S 3H", health=0)
+        Traceback (most recent call last):
+        ...
+        scoundrel_core.errors.PositionError: health 0 out of range 1..20 for a running game \
+(at 0 or below it is over)
         """
         v = get_variant(variant, weapon_rule)
-        d = tuple(parse_card(c) for c in dungeon)
-        r = tuple(parse_card(c) for c in room)
-        every = d + r
-        if len(set(every)) != len(every):
-            raise StateTextError("state has a card twice in dungeon and room")
-        if len(r) > 4:
-            raise StateTextError(f"room holds {len(r)} cards, at most 4")
-        if not -13 <= health <= MAX_HEALTH:
-            raise StateTextError(f"health {health} out of range -13..20")
-        wv = 0
-        if weapon is not None:
-            w = parse_card(weapon)
-            if not w.is_weapon:
-                raise StateTextError(f"weapon {w} is not a diamond")
-            if w in every:
-                raise StateTextError(f"weapon {w} is also in the dungeon or room")
-            wv = w.value
-        lk = 0 if last_kill is None else int(last_kill)
-        if lk and not (2 <= lk <= 14 and wv):
-            raise StateTextError(f"last kill {last_kill} needs a weapon and a value 2..14")
-        if not 0 <= resolved <= 4:
-            raise StateTextError(f"resolved {resolved} out of range 0..4")
-        if over and score is None:
-            raise StateTextError("an ended game needs its score")
+        d = _cards("dungeon", dungeon)
+        r = _cards("room", room)
+        w = None if weapon is None else parse_card(weapon)
+        hp, lk, res, pu, fl, ov, sc = check_position(
+            variant=v, room=r, dungeon=d, health=health, weapon=w, last_kill=last_kill,
+            potion_used=potion_used, resolved=resolved, fled=fled, over=over, score=score,
+            partial=partial,
+        )
         info = (
             (len(d) << SHIFT_DUNGEON_SIZE)
             | (len(r) << SHIFT_ROOM_SIZE)
             | (pack_cards(r) << SHIFT_ROOM)
-            | ((health + HEALTH_OFFSET) << SHIFT_HEALTH)
-            | (wv << SHIFT_WEAPON)
+            | ((hp + HEALTH_OFFSET) << SHIFT_HEALTH)
+            | ((0 if w is None else w.value) << SHIFT_WEAPON)
             | (lk << SHIFT_LAST_KILL)
-            | (int(bool(potion_used)) << SHIFT_POTION_USED)
-            | (resolved << SHIFT_RESOLVED)
-            | (int(bool(fled)) << SHIFT_FLED)
+            | (int(pu) << SHIFT_POTION_USED)
+            | (res << SHIFT_RESOLVED)
+            | (int(fl) << SHIFT_FLED)
             | (v.code << SHIFT_VARIANT)
-            | (int(bool(over)) << SHIFT_OVER)
-            | (((score if over and score is not None else 0) + SCORE_OFFSET) << SHIFT_SCORE)
+            | (int(ov) << SHIFT_OVER)
+            | (((sc if sc is not None else 0) + SCORE_OFFSET) << SHIFT_SCORE)
         )
         return cls(pack_cards(d), info)
 
@@ -309,33 +313,28 @@ class State:
         return " ".join(parts)
 
     @classmethod
-    def from_text(cls, text: str) -> State:
-        """Read the form written by :meth:`to_text`."""
+    def from_text(cls, text: str, *, partial: bool = True) -> State:
+        """Read the form written by :meth:`to_text`, checked like :meth:`from_parts`.
+
+        A field that cannot be read, or a position the rules cannot reach, raises
+        :class:`StateTextError` (:class:`PositionError` for the latter) quoting
+        the text and naming the field:
+
+        >>> State.from_text("classic/strict health=20 weapon=- last=- potion=2 "
+        ...                 "resolved=0 fled=0 room=[2C 3C] dungeon=[]")
+        Traceback (most recent call last):
+        ...
+        scoundrel_core.errors.StateTextError: bad state text 'classic/strict health=20 \
+weapon=- last=- potion=2 resolved=0 fled=0 room=[2C 3C] dungeon=[]': potion must be 0 or 1, got '2'
+        """
         if not isinstance(text, str):
             raise StateTextError(f"state text {text!r} is not text")
-        m = _STATE_RE.fullmatch(text.strip())
-        if m is None:
-            raise StateTextError(f"bad state text {text!r}: expected the form of State.to_text()")
-        g = m.groupdict()
         try:
-            last = g["last"]
-            last_kill = None if last == "-" else _rank_value(last)
-            return cls.from_parts(
-                variant=g["variant"],
-                health=int(g["health"]),
-                weapon=None if g["weapon"] == "-" else g["weapon"],
-                last_kill=last_kill,
-                potion_used=g["potion"] == "1",
-                resolved=int(g["resolved"]),
-                fled=g["fled"] == "1",
-                room=g["room"].split(),
-                dungeon=g["dungeon"].split(),
-                over=g["score"] is not None,
-                score=None if g["score"] is None else int(g["score"]),
-            )
-        except StateTextError:
-            raise
-        except ValueError as err:
+            parts = _read_fields(text)
+            return cls.from_parts(**parts, partial=partial)  # type: ignore[arg-type]
+        except StateTextError as err:
+            raise type(err)(f"bad state text {text!r}: {err}") from None
+        except ValueError as err:  # a CardError or VariantError from a part
             raise StateTextError(f"bad state text {text!r}: {err}") from None
 
     def __str__(self) -> str:
@@ -345,13 +344,84 @@ class State:
         return f"State.from_text({self.to_text()!r})"
 
 
-def _rank_value(rank: str) -> int:
-    return parse_card(rank + "C").value
+def _cards(name: str, value: object) -> tuple[Card, ...]:
+    """A room or dungeon given as cards or card text (one string, or a sequence)."""
+    if isinstance(value, str):
+        value = value.replace(",", " ").split()
+    if not isinstance(value, Sequence):
+        raise StateTextError(f"{name} {value!r} is not a sequence of cards")
+    return tuple(parse_card(c) for c in value)
 
 
-_STATE_RE: Final = re.compile(
-    r"(?P<variant>\w+(?:/\w+)?)\s+health=(?P<health>-?\d+)\s+weapon=(?P<weapon>\S+)"
-    r"\s+last=(?P<last>\S+)\s+potion=(?P<potion>[01])\s+resolved=(?P<resolved>\d)"
-    r"\s+fled=(?P<fled>[01])\s+room=\[(?P<room>[^\]]*)\]\s+dungeon=\[(?P<dungeon>[^\]]*)\]"
-    r"(?:\s+score=(?P<score>-?\d+))?"
+_FIELDS: Final = (
+    "health", "weapon", "last", "potion", "resolved", "fled", "room", "dungeon", "score",
 )
+_FIELD_RE: Final = re.compile(r"\s*([A-Za-z_]\w*)=(\[[^\]]*\]|[^\s\[\]]*)")
+_INT_RE: Final = re.compile(r"-?\d+")
+
+
+def _read_fields(text: str) -> dict[str, object]:
+    """The ``from_parts`` arguments of a state text, naming the field that is wrong."""
+    head, _, rest = text.strip().partition(" ")
+    if not head or "=" in head:
+        raise StateTextError("expected the variant first, like 'classic/strict health=20 ...'")
+    raw: dict[str, str] = {}
+    pos = 0
+    rest = rest.rstrip()
+    while pos < len(rest):
+        m = _FIELD_RE.match(rest, pos)
+        if m is None:
+            raise StateTextError(f"cannot read {rest[pos:].strip()!r}: expected field=value")
+        key, value = m.groups()
+        if key not in _FIELDS:
+            raise StateTextError(f"unknown field {key!r}; the fields are {', '.join(_FIELDS)}")
+        if key in raw:
+            raise StateTextError(f"field {key}= given twice")
+        raw[key] = value
+        pos = m.end()
+    missing = [k for k in _FIELDS[:-1] if k not in raw]
+    if missing:
+        raise StateTextError(f"no {missing[0]}= field (expected the form of State.to_text())")
+
+    def number(key: str) -> int:
+        if not _INT_RE.fullmatch(raw[key]):
+            raise StateTextError(f"{key} must be an integer, got {raw[key]!r}")
+        return int(raw[key])
+
+    def flag(key: str) -> bool:
+        if raw[key] not in ("0", "1"):
+            raise StateTextError(f"{key} must be 0 or 1, got {raw[key]!r}")
+        return raw[key] == "1"
+
+    def cards(key: str) -> list[str]:
+        value = raw[key]
+        if not (value.startswith("[") and value.endswith("]")):
+            raise StateTextError(
+                f"{key} must be cards in brackets, like {key}=[7D 5H], got {value!r}"
+            )
+        return value[1:-1].split()
+
+    last = raw["last"]
+    last_kill = None
+    if last != "-":
+        try:
+            last_kill = parse_card(last + "C").value
+        except ValueError:
+            raise StateTextError(
+                f"last must be - or a monster rank 2..10, J, Q, K, A, got {last!r}"
+            ) from None
+    if raw["weapon"] == "":
+        raise StateTextError("weapon must be - or a diamond like 7D, got ''")
+    return {
+        "variant": head,
+        "health": number("health"),
+        "weapon": None if raw["weapon"] == "-" else raw["weapon"],
+        "last_kill": last_kill,
+        "potion_used": flag("potion"),
+        "resolved": number("resolved"),
+        "fled": flag("fled"),
+        "room": cards("room"),
+        "dungeon": cards("dungeon"),
+        "over": "score" in raw,
+        "score": number("score") if "score" in raw else None,
+    }

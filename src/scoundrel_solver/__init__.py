@@ -4,7 +4,8 @@
 dungeon can reach, proven by the search, with one line of play that reaches it.
 """
 
+from .errors import SolverError
 from .result import SolveResult
 from .solve import solve
 
-__all__ = ["SolveResult", "solve"]
+__all__ = ["SolveResult", "SolverError", "solve"]

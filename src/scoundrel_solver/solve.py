@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
+from numbers import Integral, Real
 
 import numpy as np
 
@@ -38,8 +39,9 @@ from ._layout import (
     potion_type,
     weapon_type,
 )
+from .errors import SolverError
 from .result import SolveResult
-from .table import DEFAULT_TABLE_MIB, TranspositionTable
+from .table import DEFAULT_TABLE_MIB, TranspositionTable, check_table_mib
 
 __all__ = ["card_type", "solve", "state_row"]
 
@@ -113,24 +115,51 @@ def _table(mib: int) -> TranspositionTable:
 
 def _start_state(
     game_or_deck: State | str | Iterable[str | Card] | int,
-    variant: str | sc.Variant,
+    variant: str | sc.Variant | None,
     weapon_rule: str | None,
 ) -> tuple[State, int | None]:
+    """The start position and its seed; ``variant=None`` means the state's, or classic."""
     if isinstance(game_or_deck, State):
         s = game_or_deck
-        if weapon_rule is not None or (variant not in ("classic", s.variant)):
-            v = sc.get_variant(variant, weapon_rule)
-            if v != s.variant:
-                raise sc.VariantError(
-                    f"the position is {s.variant}; it cannot be solved as {v}"
-                )
+        # A flag may repeat the position's own variant, never contradict it.
+        asked = sc.get_variant(s.variant.name if variant is None else variant, weapon_rule)
+        rule_named = weapon_rule is not None or isinstance(variant, sc.Variant) or (
+            isinstance(variant, str) and "/" in variant
+        )
+        if asked.name != s.variant.name or (rule_named and asked != s.variant):
+            shown = asked if rule_named else asked.name
+            raise sc.VariantError(f"the position is {s.variant}; it cannot be solved as {shown}")
         return s, None
-    if isinstance(game_or_deck, bool):
-        raise sc.SeedError(f"seed {game_or_deck!r} is not an integer")
-    if isinstance(game_or_deck, int):
-        game = sc.new_game(seed=game_or_deck, variant=variant, weapon_rule=weapon_rule)
-        return game, game_or_deck
-    return sc.new_game(deck=game_or_deck, variant=variant, weapon_rule=weapon_rule), None
+    v = sc.get_variant("classic" if variant is None else variant, weapon_rule)
+    if isinstance(game_or_deck, (bool, float)) or not isinstance(
+        game_or_deck, (Integral, str, Iterable)
+    ):
+        raise sc.SeedError(
+            f"seed {game_or_deck!r} is not an integer (nor a deck: card text or cards)"
+        )
+    if isinstance(game_or_deck, Integral):
+        seed = int(game_or_deck)  # numpy integers too
+        return sc.new_game(seed=seed, variant=v), seed
+    return sc.new_game(deck=game_or_deck, variant=v), None
+
+
+NO_NODE_LIMIT = 1 << 62
+"""``max_nodes`` at or above this means no limit (the kernel counts in int64)."""
+
+
+def _check_limits(max_nodes: object, max_seconds: object) -> tuple[int | None, float | None]:
+    """The limits as numbers the kernel takes, or a SolverError naming the option."""
+    if max_nodes is not None:
+        if isinstance(max_nodes, bool) or not isinstance(max_nodes, Integral) or int(max_nodes) < 1:
+            raise SolverError(f"max_nodes {max_nodes!r} must be a positive integer")
+        max_nodes = None if int(max_nodes) >= NO_NODE_LIMIT else int(max_nodes)
+    if max_seconds is not None:
+        if isinstance(max_seconds, bool) or not isinstance(max_seconds, Real):
+            raise SolverError(f"max_seconds {max_seconds!r} must be a positive number")
+        if not float(max_seconds) > 0:
+            raise SolverError(f"max_seconds {max_seconds!r} must be positive")
+        max_seconds = float(max_seconds)
+    return max_nodes, max_seconds
 
 
 def _moves_to_actions(s: State, moves: Iterable[int]) -> tuple[list[sc.Action], State]:
@@ -223,7 +252,7 @@ def _rescue(row: np.ndarray, g: np.ndarray, deadline: np.ndarray, path: np.ndarr
 
 def solve(
     game_or_deck: State | str | Iterable[str | Card] | int,
-    variant: str = "classic",
+    variant: str | sc.Variant | None = None,
     weapon_rule: str | None = None,
     max_nodes: int | None = None,
     max_seconds: float | None = None,
@@ -232,17 +261,22 @@ def solve(
     """The best score reachable with the whole dungeon known, and a line reaching it.
 
     ``game_or_deck``: a position, a deck (text or cards, top of the dungeon
-    first; all 44 cards) or a seed. ``max_nodes``/``max_seconds`` stop the
-    search early; the result then says ``proven=False``, carries the best line
-    found (after a short rescue search for one: at most as many nodes again as
+    first; all 44 cards) or a seed (a Python or numpy integer). ``variant``
+    and ``weapon_rule`` default to the position's own (classic/strict for a
+    seed or deck); for a position they may repeat its variant, never
+    contradict it. ``max_nodes``/``max_seconds`` stop the search early; the
+    result then says ``proven=False``, carries the best line found (after a
+    short rescue search for one: at most as many nodes again as
     ``max_nodes``, and at most 20,000) and the bound the search had proven.
-    ``table_mib`` caps the transposition table's memory.
+    ``max_nodes`` of 2**62 or more means no limit. ``table_mib`` caps the
+    transposition table's memory and must fit in the machine's memory.
+
+    Bad arguments raise a :class:`scoundrel_core.ScoundrelError` naming them:
+    :class:`~scoundrel_solver.errors.SolverError` for the options.
     """
     start, seed = _start_state(game_or_deck, variant, weapon_rule)
-    if max_nodes is not None and (not isinstance(max_nodes, int) or max_nodes < 1):
-        raise ValueError(f"max_nodes {max_nodes!r} must be a positive integer")
-    if max_seconds is not None and not max_seconds > 0:
-        raise ValueError(f"max_seconds {max_seconds!r} must be positive")
+    max_nodes, max_seconds = _check_limits(max_nodes, max_seconds)
+    table_mib = check_table_mib(table_mib)
     v = start.variant
     deck = tuple(str(c) for c in start.room + start.dungeon)
     t0 = time.perf_counter()

@@ -6,14 +6,50 @@ generation stamp, so one table serves many solves without being cleared.
 
 from __future__ import annotations
 
+import os
+from numbers import Integral
+
 import numpy as np
 
 from ._kernel import BUCKET, HEALTHS
+from .errors import SolverError
 
-__all__ = ["DEFAULT_TABLE_MIB", "TranspositionTable"]
+__all__ = ["DEFAULT_TABLE_MIB", "TranspositionTable", "check_table_mib", "machine_mib"]
 
 DEFAULT_TABLE_MIB = 256
 _BYTES_PER_SLOT = 5 * 8 + 2 * 2 * 21 + 4 + 4
+
+
+def machine_mib() -> int | None:
+    """The machine's physical memory in MiB, None where the system does not say."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") >> 20
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def check_table_mib(mib: object, name: str = "table_mib") -> int:
+    """``mib`` as an int if a table of that many MiB fits in this machine's memory.
+
+    Checked before any search starts, so a size too big fails at once with a
+    message naming the option (``name``), not with an allocation error later.
+
+    >>> check_table_mib(64)
+    64
+    >>> check_table_mib(0)
+    Traceback (most recent call last):
+    ...
+    scoundrel_solver.errors.SolverError: table_mib 0 must be a positive integer (MiB)
+    """
+    if isinstance(mib, bool) or not isinstance(mib, Integral) or int(mib) < 1:
+        raise SolverError(f"{name} {mib!r} must be a positive integer (MiB)")
+    mib = int(mib)
+    total = machine_mib()
+    if total is not None and mib > total:
+        raise SolverError(
+            f"{name} {mib} MiB is more than this machine's memory ({total} MiB)"
+        )
+    return int(mib)
 
 
 class TranspositionTable:
@@ -24,19 +60,21 @@ class TranspositionTable:
     """
 
     def __init__(self, mib: int = DEFAULT_TABLE_MIB) -> None:
-        if not isinstance(mib, int) or mib < 1:
-            raise ValueError(f"table size {mib!r} MiB must be a positive integer")
+        mib = check_table_mib(mib)
         slots = max(BUCKET, (mib << 20) // _BYTES_PER_SLOT)
         buckets = 1 << (slots // BUCKET).bit_length() - 1
         self.mib = mib
         self.slots = buckets * BUCKET
         self.bucket_mask = buckets - 1
-        self.keys = np.zeros((self.slots, 5), np.int64)
-        # Bounds on the value for each health 0..20 (index 0 unused).
-        self.low = np.zeros((self.slots, HEALTHS), np.int16)
-        self.high = np.zeros((self.slots, HEALTHS), np.int16)
-        self.stamp = np.zeros(self.slots, np.uint32)
-        self.work = np.zeros(self.slots, np.uint32)
+        try:
+            self.keys = np.zeros((self.slots, 5), np.int64)
+            # Bounds on the value for each health 0..20 (index 0 unused).
+            self.low = np.zeros((self.slots, HEALTHS), np.int16)
+            self.high = np.zeros((self.slots, HEALTHS), np.int16)
+            self.stamp = np.zeros(self.slots, np.uint32)
+            self.work = np.zeros(self.slots, np.uint32)
+        except MemoryError:
+            raise SolverError(f"table_mib {mib}: not enough free memory for the table") from None
         self._generation = 0
 
     def next_stamp(self) -> int:

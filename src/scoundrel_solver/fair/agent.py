@@ -159,7 +159,7 @@ class FairAgent:
         stats = np.zeros(2, np.int64)
         K.search_root(
             cnt, bot, nbot, _room_word(info), len(info.room), info.health, info.weapon_value,
-            info.last_kill, int(info.potion_used), info.resolved_in_room, int(info.fled_last),
+            info.last_kill or 0, int(info.potion_used), info.resolved_in_room, int(info.fled_last),
             depth, slots, modes, cfg, self.par, out, exact, stats, self._memo,
         )
         vals = [ActionValue(a, float(out[i]), bool(exact[i])) for i, a in enumerate(acts)]

@@ -18,6 +18,7 @@ import scoundrel_core as sc
 from scoundrel_core import Action, State
 from scoundrel_core.info import InfoState, observe, parse_info_text
 
+from ..errors import SolverError
 from .agent import FairAgent
 from .baselines import GreedyAgent, RandomAgent
 
@@ -55,13 +56,11 @@ def make_agent(name: str, **opts: Any) -> Agent:
     """``fair`` (options of :class:`FairAgent`), ``greedy`` or ``random``."""
     if name == "fair":
         return FairAgent(**opts)
+    if name not in ("greedy", "random"):
+        raise SolverError(f"unknown agent {name!r}; known: fair, greedy, random")
     if opts:
-        raise ValueError(f"agent {name!r} takes no options, got {sorted(opts)}")
-    if name == "greedy":
-        return GreedyAgent()
-    if name == "random":
-        return RandomAgent()
-    raise ValueError(f"unknown agent {name!r}; known: fair, greedy, random")
+        raise SolverError(f"agent {name!r} takes no options, got {sorted(opts)}")
+    return GreedyAgent() if name == "greedy" else RandomAgent()
 
 
 def _start(state_or_seed: State | int, variant: str, weapon_rule: str | None) -> State:
@@ -112,12 +111,33 @@ def play_fair(
     return play_with(agent or FairAgent(), state_or_seed, variant, weapon_rule)
 
 
-def advise(state_text: str, agent: FairAgent | None = None) -> list[tuple[str, float, bool]]:
+def advise(
+    state_text: str | InfoState, agent: FairAgent | None = None
+) -> list[tuple[str, float, bool]]:
     """Each legal action's expected final score and whether that value is exact.
 
-    ``state_text`` is the info-state text of this module's docstring. Actions
-    come in the order of ``legal_actions``.
+    ``state_text`` is the info-state text of this module's docstring (or an
+    InfoState). A position no game can reach raises
+    :class:`~scoundrel_core.PositionError`; an ended game has no actions.
+    Actions come in the order of ``legal_actions``.
+
+    >>> advise("classic/strict health=5 weapon=- last=- potion=0 resolved=0 fled=0 "
+    ...        "room=[4H 7C] dungeon=[]")
+    [('7C/f', -2.0, True), ('4H', 2.0, True)]
     """
-    info = parse_info_text(state_text)
+    if isinstance(state_text, InfoState):
+        info = state_text
+    elif isinstance(state_text, str):
+        info = parse_info_text(state_text)
+    else:
+        raise sc.StateTextError(f"info-state text {state_text!r:.80} is not text")
     vals = (agent or FairAgent()).evaluate(info)
+    for v in vals:
+        # Scores lie in -221..30 and leaf estimates near them; a value this low is
+        # the search's "no line" sentinel (a guard: checked positions never give it).
+        if not v.value > NO_VALUE:
+            raise SolverError(f"no value for {v.action} in {info.to_text()}: got {v.value}")
     return [(str(v.action), v.value, v.exact) for v in vals]
+
+
+NO_VALUE = -1.0e6

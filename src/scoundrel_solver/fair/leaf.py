@@ -7,7 +7,7 @@ or the dungeon, seen or not), health ``h``, the weapon ``w`` and its reach::
     leaf = h - M + a*P + b*A + c*W - d * max(0, e - h)**2
 
 - ``M``: sum of the monsters in the pool. Health minus M is the potential
-  ``phi`` of SOLVER-NOTES.md: fighting barehanded leaves it unchanged, so the
+  ``phi`` of docs/rules.md (end and score): fighting barehanded leaves it unchanged, so the
   leaf neither rewards nor punishes taking a hit now versus later, and a loss
   scores exactly phi at the moment of death.
 - ``P``: sum of the potions in the pool, worth ``a`` < 1 each because only one
