@@ -8,9 +8,9 @@ none). What such a file promises:
   counts once per variant and weapon rule however often the file holds it
   (concatenated files, two runs writing at once). A proven row wins over an
   unproven one; among unproven rows, the one with the best line found.
-- **Safe to stop at any moment.** A row is written as one whole line as soon
-  as its deal is solved; a last line cut short is ignored when read (and
-  closed off before anything more is appended).
+- **Safe to stop at any moment.** A row is written as one whole line (one
+  write) as soon as its deal is solved; a last line cut short is ignored when
+  read, and removed before anything more is appended.
 - **Unproven results are retried.** A run re-solves a seed it holds only
   unproven rows for when its own limit on what stopped them (nodes or
   seconds) is larger or absent; under the same or smaller limits it skips it.
@@ -103,7 +103,7 @@ def read_results(path: str | Path) -> Iterator[dict[str, Any]]:
                 try:
                     row = json.loads(line)
                 except (json.JSONDecodeError, RecursionError):
-                    if not line.endswith("\n"):
+                    if _cut_short(line):
                         return
                     raise ResultsFileError(
                         f"{path}:{n}: not a JSON line; is this a results file?"
@@ -111,6 +111,11 @@ def read_results(path: str | Path) -> Iterator[dict[str, Any]]:
                 yield _checked(row, path, n)
         except UnicodeDecodeError:
             raise ResultsFileError(f"{path}: not UTF-8 text; is this a results file?") from None
+
+
+def _cut_short(line: str) -> bool:
+    """A last line without its newline that began as a row: a write stopped midway."""
+    return not line.endswith("\n") and line.startswith("{")
 
 
 _NUMBERS: dict[str, type | tuple[type, ...]] = {
@@ -178,7 +183,7 @@ class Batch:
                 raise ResultsFileError(f"results file {str(self.path)!r} is a folder")
             for row in read_results(self.path):
                 self._take(row)
-            self._close_cut_line()
+            self._drop_cut_line()
 
     def _take(self, row: dict[str, Any]) -> None:
         seed = row["seed"]
@@ -195,16 +200,29 @@ class Batch:
         if row["proven"] or not self.limits.retries(row):
             self._settled.add(seed)
 
-    def _close_cut_line(self) -> None:
-        """End a last line cut short, and check the file can be appended to, before any work."""
+    def _drop_cut_line(self) -> None:
+        """Remove a last line cut short (a run stopped mid-write: its deal never counted),
+        so what is appended next starts a line; this also checks the file can be written
+        before any work."""
         assert self.path is not None
         try:
             with self.path.open("ab+") as f:
-                f.seek(0, 2)
-                if f.tell():
-                    f.seek(-1, 2)
-                    if f.read(1) != b"\n":
-                        f.write(b"\n")
+                end = f.seek(0, 2)
+                keep = end
+                while keep:  # back to just after the last newline
+                    start = max(0, keep - 65536)
+                    f.seek(start)
+                    chunk = f.read(keep - start)
+                    if keep == end and chunk.endswith(b"\n"):
+                        break
+                    cut = chunk.rfind(b"\n")
+                    if cut >= 0:
+                        keep = start + cut + 1
+                        break
+                    keep = start
+                f.seek(keep)
+                if keep != end and f.read(1) == b"{":  # began as a row: see _cut_short
+                    f.truncate(keep)
         except OSError as err:
             raise ResultsFileError(
                 f"cannot write results file {str(self.path)!r}: {err.strerror}"
@@ -223,7 +241,7 @@ class Batch:
         sink = None
         if self.path is not None:
             try:
-                sink = self.path.open("a", encoding="utf-8")
+                sink = self.path.open("ab", buffering=0)  # each row one write, no buffer
             except OSError as err:
                 raise ResultsFileError(
                     f"cannot write results file {str(self.path)!r}: {err.strerror}"
@@ -236,8 +254,7 @@ class Batch:
                 row = {**r.to_json(), "max_nodes": self.limits.max_nodes,
                        "max_seconds": self.limits.max_seconds}
                 if sink is not None:
-                    sink.write(json.dumps(row) + "\n")  # one whole line per write
-                    sink.flush()
+                    sink.write((json.dumps(row) + "\n").encode())
                     self.written += 1
                 self._take(row)
                 yield r
