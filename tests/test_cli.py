@@ -195,3 +195,24 @@ def test_options_that_do_not_apply_or_fit_exit_2_naming_them(
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("scoundrel-solve: error:") and needle in err
+
+
+@pytest.mark.parametrize("argv", [["--seed", "1"], ["--fair", "--seed", "1"]])
+def test_ctrl_c_during_one_deal_exits_130_with_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: list[str]
+) -> None:
+    """Item 13 for one deal (a batch and scoundrel-eval: test_cli_signals.py)."""
+    import sys
+
+    import scoundrel_solver.cli.fair as fair
+
+    solver = sys.modules["scoundrel_solver.solve"]  # the package's "solve" is the function
+
+    def pressed(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solver, "solve", pressed)
+    monkeypatch.setattr(fair, "play_fair", pressed)
+    code, out, err = run(capsys, *argv)
+    assert code == 130 and out == ""
+    assert err == "scoundrel-solve: interrupted; nothing saved\n"
