@@ -85,9 +85,9 @@ def test_rows_without_a_seed_are_skipped(
     code, line, _ = run(capsys, "--deck", deck, "--variant", "hard", "--json")
     assert code == 0 and json.loads(line)["seed"] is None
     with out.open("a") as f:
-        f.write(line)
+        f.write(line + '{"seed": null, "note": "anything"}\n')
     summary = batch(capsys, "--seeds", "0:3", "--variant", "hard", "--out", str(out))
-    assert summary["deals"] == 3 and len(rows(out)) == 4
+    assert summary["deals"] == 3 and len(rows(out)) == 5
 
 
 def test_unproven_results_are_retried_when_the_limits_allow_more(

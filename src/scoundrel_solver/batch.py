@@ -38,7 +38,7 @@ from .solve import solve
 from .summary import Outcome
 from .table import DEFAULT_TABLE_MIB
 
-__all__ = ["Batch", "Limits", "ResultsFileError", "outcome", "read_results"]
+__all__ = ["Batch", "Limits", "ResultsFileError", "read_results"]
 
 # An unproven row written without its limits: assume it ran under a limit no
 # finite limit beats, so only an unlimited run retries it.
@@ -127,19 +127,22 @@ def _checked(row: Any, path: Path, n: int) -> dict[str, Any]:
     if not isinstance(row, dict) or "seed" not in row:
         raise ResultsFileError(f"{path}:{n}: not a solver result (no seed)")
     seed = row["seed"]
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+    if seed is None:  # not about a seed (a --deck result, say): never counted, so not checked
+        return row
+    if not isinstance(seed, int) or isinstance(seed, bool):
         raise ResultsFileError(f"{path}:{n}: seed {seed!r} is not an integer")
     ok = isinstance(row.get("proven"), bool) and all(
         isinstance(row.get(key), kind) and not isinstance(row.get(key), bool)
         for key, kind in _NUMBERS.items()
     )
     if not ok:
-        raise ResultsFileError(f"{path}:{n}: not a solver result (needs {sorted(_NUMBERS)}, "
-                               "proven)")
+        raise ResultsFileError(
+            f"{path}:{n}: not a solver result (it needs best_score, proven, nodes, seconds)"
+        )
     return row
 
 
-def outcome(row: dict[str, Any]) -> Outcome:
+def _outcome(row: dict[str, Any]) -> Outcome:
     """A result row as the summary counts it (won: the best score is positive)."""
     score = int(row["best_score"])
     return Outcome(score=score, won=score > 0, seconds=float(row["seconds"]),
@@ -196,7 +199,7 @@ class Batch:
         rank = _rank(row)
         old = self._best.get(seed)
         if old is None or rank > old[0]:
-            self._best[seed] = (rank, outcome(row))
+            self._best[seed] = (rank, _outcome(row))
         if row["proven"] or not self.limits.retries(row):
             self._settled.add(seed)
 

@@ -108,13 +108,14 @@ def build_parser() -> Parser:
     add_variant_options(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--perfect", action="store_true", help="also the perfect-information share")
-    p.add_argument("--jobs", type=positive_int, default=1, help="worker processes (default 1)")
-    p.add_argument("--budget", type=positive_int, default=None,
+    p.add_argument("--jobs", metavar="N", type=positive_int, default=1,
+                   help="worker processes (default 1)")
+    p.add_argument("--budget", metavar="NODES", type=positive_int, default=None,
                    help="fair: node budget per decision")
-    p.add_argument("--depth", type=non_negative_int, default=None,
+    p.add_argument("--depth", metavar="REFILLS", type=non_negative_int, default=None,
                    help="fair: maximum depth (refills)")
-    p.add_argument("--shallow-above", type=non_negative_int, default=None,
-                   help="fair: depth 0 above this")
+    p.add_argument("--shallow-above", metavar="CARDS", type=non_negative_int, default=None,
+                   help="fair: depth 0 while more cards than this are unseen")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 

@@ -149,11 +149,13 @@ def add_deal_options(p: argparse.ArgumentParser, seeds_help: str) -> None:
     add_seeds_option(src, seeds_help)
 
 
-def add_variant_options(p: argparse.ArgumentParser) -> None:
+def add_variant_options(p: argparse.ArgumentParser, texts_name_theirs: bool = False) -> None:
+    """``--variant`` and ``--weapon-rule`` (None when not given, so they can be checked)."""
+    own = "; a position text names its own" if texts_name_theirs else ""
     p.add_argument("--variant", default=None,
-                   help=f"{', '.join(sc.FLEE_RULES)} (default classic, or the position's)")
+                   help=f"{', '.join(sc.FLEE_RULES)} (default classic{own})")
     p.add_argument("--weapon-rule", default=None,
-                   help=f"{', '.join(sc.WEAPON_RULES)} (default strict, or the position's)")
+                   help=f"{', '.join(sc.WEAPON_RULES)} (default strict{own})")
 
 
 def variant_from(args: argparse.Namespace) -> sc.Variant:

@@ -40,13 +40,13 @@ def _parser() -> Parser:
                      "result)")
     p.add_argument("--out", metavar="FILE",
                    help="with --seeds: append each result as a JSON line; a re-run resumes")
-    add_variant_options(p)
+    add_variant_options(p, texts_name_theirs=True)
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--max-nodes", type=positive_int, default=None,
+    p.add_argument("--max-nodes", metavar="N", type=positive_int, default=None,
                    help="stop after this many nodes (per deal)")
-    p.add_argument("--max-seconds", type=positive_float, default=None,
+    p.add_argument("--max-seconds", metavar="S", type=positive_float, default=None,
                    help="stop after this long (per deal)")
-    p.add_argument("--table-mib", type=positive_int, default=None,
+    p.add_argument("--table-mib", metavar="MIB", type=positive_int, default=None,
                    help=f"transposition table memory in MiB (default {DEFAULT_TABLE_MIB})")
     p.add_argument("--fair", action="store_true",
                    help="play the deal without seeing the dungeon (fair-play agent)")
