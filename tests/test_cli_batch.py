@@ -194,3 +194,34 @@ def test_an_out_path_that_cannot_be_written_is_named(
     path = tmp_path if where == "folder" else tmp_path / "nowhere" / "x.jsonl"
     code, out, err = run(capsys, "--seeds", "0:2", "--variant", "hard", "--out", str(path))
     assert code == 2 and out == "" and err.count("\n") == 1 and str(path) in err
+
+
+def test_ctrl_c_lets_the_deal_finish_and_counts_what_was_saved(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 13, in process: Ctrl-C while seed 1 is solved; its row is still written and
+    counted, nothing after it is solved, and the message says how many rows were saved."""
+    import os
+    import signal
+
+    import scoundrel_solver.batch as batch_module
+
+    real_solve = batch_module.solve
+
+    def solve_then_ctrl_c(seed: int, **kwargs: Any) -> Any:
+        result = real_solve(seed, **kwargs)
+        if seed == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+        return result
+
+    monkeypatch.setattr(batch_module, "solve", solve_then_ctrl_c)
+    out = tmp_path / "r.jsonl"
+    code, stdout, err = run(capsys, "--seeds", "0:5", "--variant", "hard", "--out", str(out))
+    assert code == 130 and stdout == ""
+    assert err == f"scoundrel-solve: interrupted; 2 new results saved in {out}; the same " \
+                  "command resumes\n"
+    assert [r["seed"] for r in rows(out)] == [0, 1]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # handler restored
+    code, stdout, err = run(capsys, "--seeds", "0:5", "--variant", "hard", "--out", str(out))
+    assert code == 0 and err == ""  # the same command resumes: seed 1 is not solved again
+    assert [r["seed"] for r in rows(out)] == [0, 1, 2, 3, 4]

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -239,7 +239,7 @@ class Batch:
     def todo(self) -> Iterator[int]:
         return (seed for seed in self.seeds if seed not in self._settled)
 
-    def run(self) -> Iterator[SolveResult]:
+    def run(self) -> Generator[SolveResult, None, None]:
         """Solve every seed of ``todo()``, appending each row to the file as it comes."""
         sink = None
         if self.path is not None:
