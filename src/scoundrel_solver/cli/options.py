@@ -85,7 +85,14 @@ def _number(kind: type[int] | type[float], text: str, least: float, what: str) -
 
 
 def positive_int(text: str) -> int:
-    """An argparse type: an integer of at least 1."""
+    """An argparse type: an integer of at least 1.
+
+    >>> positive_int("12")
+    12
+    >>> positive_int("-5")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: '-5' is not a positive integer
+    """
     return int(_number(int, text, 1, "a positive integer"))
 
 
@@ -102,7 +109,7 @@ def positive_float(text: str) -> float:
     return value
 
 
-def flag(dest: str) -> str:
+def _flag(dest: str) -> str:
     return "--" + dest.replace("_", "-")
 
 
@@ -116,7 +123,7 @@ def refuse(args: argparse.Namespace, dests: Iterable[str], why: str) -> None:
     """A UsageError naming the first of these options that was given: it does not apply."""
     for dest in dests:
         if given(args, dest):
-            raise UsageError(f"{flag(dest)} does not apply {why}")
+            raise UsageError(f"{_flag(dest)} does not apply {why}")
 
 
 # --- the deal options -----------------------------------------------------------------------
