@@ -205,8 +205,7 @@ def test_ctrl_c_lets_the_deal_finish_and_counts_what_was_saved(
     import signal
 
     import scoundrel_solver.batch as batch_module
-
-    real_solve = batch_module.solve
+    from scoundrel_solver import solve as real_solve
 
     def solve_then_ctrl_c(seed: int, **kwargs: Any) -> Any:
         result = real_solve(seed, **kwargs)

@@ -20,6 +20,7 @@ import subprocess
 import sys
 import termios
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -40,10 +41,10 @@ def _command(module: str, *argv: str) -> list[str]:
     return [sys.executable, "-m", f"scoundrel_solver.cli.{module}", *argv]
 
 
-def _wait_for(ready: object, proc: subprocess.Popen[bytes], what: str,
+def _wait_for(ready: Callable[[], bool], proc: subprocess.Popen[bytes], what: str,
               timeout: float = 300) -> None:
     deadline = time.monotonic() + timeout
-    while not ready():  # type: ignore[operator]
+    while not ready():
         if proc.poll() is not None:
             raise AssertionError(f"the command ended (code {proc.returncode}) before {what}")
         if time.monotonic() > deadline:
