@@ -11,38 +11,29 @@ best scores are 30s, wins and losses. The weapon rule is ``strict``.
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
 import scoundrel_core as sc
-from scoundrel_solver import SolveResult, solve
-from solver_table import summarize
+from scoundrel_solver.seeds import SeedRange
+from scoundrel_solver.summary import Outcome, summarize
+from solver_table import extra_info, solve_timed
 
 pytestmark = pytest.mark.usefixtures("warm_solver")
 
 
 @pytest.mark.parametrize("variant", sc.FLEE_RULES)
 def test_solve_seed_set(
-    benchmark: BenchmarkFixture, bench_seeds: dict[str, range], variant: str
+    benchmark: BenchmarkFixture, bench_seeds: dict[str, SeedRange], variant: str
 ) -> None:
     seeds = bench_seeds[variant]
-    results: list[SolveResult] = []
-    walls: list[float] = []
+    outcomes: list[Outcome] = []
 
     def solve_all() -> None:
-        results.clear()
-        walls.clear()
-        for seed in seeds:
-            t0 = time.perf_counter()
-            results.append(solve(seed, variant=variant, weapon_rule="strict"))
-            walls.append(time.perf_counter() - t0)
+        outcomes[:] = [solve_timed(seed, variant)[1] for seed in seeds]
 
     benchmark.group = "solve a seed set"
     benchmark.pedantic(solve_all, rounds=1, iterations=1)
-    summary = summarize(results, walls)
-    benchmark.extra_info.update(
-        {"variant": variant, "seeds": f"{seeds.start}:{seeds.stop}", **summary.extra_info()}
-    )
-    assert len(results) == len(seeds)
+    summary = summarize(outcomes)
+    benchmark.extra_info.update({"variant": variant, "seeds": str(seeds), **extra_info(summary)})
+    assert summary.deals == seeds.count

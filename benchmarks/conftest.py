@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 
 import scoundrel_core as sc
+from scoundrel_solver.seeds import SeedRange, parse_seed_range
 
-DEFAULT_SEEDS = {"hard": range(200), "classic": range(50), "easy": range(20)}
+DEFAULT_SEEDS = {"hard": SeedRange(0, 200), "classic": SeedRange(0, 50), "easy": SeedRange(0, 20)}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -42,23 +43,21 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Mod
     return None
 
 
-def parse_seed_sets(text: str) -> dict[str, range]:
-    from scoundrel_solver.batch import parse_seeds
-
+def parse_seed_sets(text: str) -> dict[str, SeedRange]:
     sets = dict(DEFAULT_SEEDS)
     for item in filter(None, (part.strip() for part in text.split(","))):
         name, eq, seeds = item.rpartition("=")
         if not eq:
-            sets = {variant: parse_seeds(seeds) for variant in sets}
+            sets = {variant: parse_seed_range(seeds) for variant in sets}
         elif name.strip() in sets:
-            sets[name.strip()] = parse_seeds(seeds)
+            sets[name.strip()] = parse_seed_range(seeds)
         else:
             raise pytest.UsageError(f"--bench-seeds: unknown variant {name!r} in {text!r}")
     return sets
 
 
 @pytest.fixture(scope="session")
-def bench_seeds(request: pytest.FixtureRequest) -> dict[str, range]:
+def bench_seeds(request: pytest.FixtureRequest) -> dict[str, SeedRange]:
     try:
         return parse_seed_sets(str(request.config.getoption("--bench-seeds")))
     except ValueError as err:

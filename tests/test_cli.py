@@ -116,3 +116,103 @@ def test_bad_input_exits_2_with_one_line(
     assert code == 2
     assert out == ""
     assert err.count("\n") == 1 and needle in err
+
+
+HARD_TEXT = ("hard/strict health=20 weapon=- last=- potion=0 resolved=0 fled=0 "
+             "room=[2C 3C 4C 5C] dungeon=[9H 6S 7S 8S 9S]")
+
+
+@pytest.mark.parametrize("repeat", [[], ["--variant", "hard"], ["--variant", "hard/strict"],
+                                    ["--weapon-rule", "strict"]])
+def test_state_is_solved_in_the_variant_it_names(
+    capsys: pytest.CaptureFixture[str], repeat: list[str]
+) -> None:
+    """Issue 8 item 4: the text's variant is used; flags that repeat it are fine."""
+    code, out, err = run(capsys, "--state", HARD_TEXT, "--json", *repeat)
+    assert code == 0, err
+    obj = json.loads(out)
+    assert (obj["variant"], obj["weapon_rule"]) == ("hard", "strict")
+    assert obj["best_score"] == sc.play_line(sc.parse_state(HARD_TEXT), obj["line"]).score
+
+
+def test_advise_uses_the_variant_it_names(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--advise", HARD_TEXT, "--json", "--variant", "hard")
+    assert code == 0
+    actions = [a["action"] for a in json.loads(out)]
+    assert "flee" not in actions  # hard: no fleeing
+    assert actions == [str(a) for a in sc.legal_actions(sc.parse_state(HARD_TEXT))]
+
+
+def test_seeds_apply_max_nodes(capsys: pytest.CaptureFixture[str]) -> None:
+    """Item 12: --max-nodes applies to every deal of a batch."""
+    code, out, _ = run(capsys, "--seeds", "0:2", "--max-nodes", "1", "--json")
+    assert code == 0 and json.loads(out)["proven"] == 0
+
+
+def test_fair_does_not_play_when_the_table_cannot_be_made(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 7: the table size is checked before the game is played, naming --table-mib."""
+    import scoundrel_solver.cli.fair as fair
+
+    def play_fair(*args: object) -> None:
+        raise AssertionError("played before checking --table-mib")
+
+    monkeypatch.setattr(fair, "play_fair", play_fair)
+    code, out, err = run(capsys, "--fair", "--seed", "1", "--table-mib", str(2**60))
+    assert code == 2 and out == "" and err.count("\n") == 1 and "--table-mib" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--state", HARD_TEXT, "--variant", "classic"], "--variant classic"),
+        (["--state", HARD_TEXT, "--variant", "hard/equal"], "--variant hard/equal"),
+        (["--state", HARD_TEXT, "--weapon-rule", "equal"], "--weapon-rule equal"),
+        (["--advise", HARD_TEXT, "--variant", "easy"], "--variant easy"),
+        (["--fair", "--advise", HARD_TEXT, "--state", HARD_TEXT], "--state"),
+        (["--advise", HARD_TEXT, "--seed", "3"], "--seed"),
+        (["--advise", HARD_TEXT, "--max-nodes", "5"], "--max-nodes"),
+        (["--advise", HARD_TEXT, "--table-mib", "5"], "--table-mib"),
+        (["--seeds", "0:2", "--fair"], "--fair"),
+        (["--seeds", "0:2", "--advise", HARD_TEXT], "--advise"),
+        (["--seed", "1", "--out", "x.jsonl"], "--out"),
+        (["--seed", "1", "--quiet"], "--quiet"),
+        (["--seed", "1", "--table-mib", str(10**30)], "--table-mib"),
+        (["--seed", "1", "--table-mib", "0"], "--table-mib"),
+        (["--seed", "1", "--max-nodes", "x"], "--max-nodes"),
+        (["--seed", "1", "--max-seconds", "-1"], "--max-seconds"),
+        (["--seed", "1", "--max-seconds", "nan"], "--max-seconds"),
+        (["--seed", "1", "--deck", "KS"], "--deck"),
+        (["--seed", "1", "--bogus"], "--bogus"),
+        (["--seeds", f"0:{2**64 + 1}"], str(2**64 + 1)),
+    ],
+)
+def test_options_that_do_not_apply_or_fit_exit_2_naming_them(
+    capsys: pytest.CaptureFixture[str], argv: list[str], needle: str
+) -> None:
+    """Items 4 and 12: one line on stderr, naming the option; nothing on stdout."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("scoundrel-solve: error:") and needle in err
+
+
+@pytest.mark.parametrize("argv", [["--seed", "1"], ["--fair", "--seed", "1"]])
+def test_ctrl_c_during_one_deal_exits_130_with_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: list[str]
+) -> None:
+    """Item 13 for one deal (a batch and scoundrel-eval: test_cli_signals.py)."""
+    import sys
+
+    import scoundrel_solver.cli.fair as fair
+
+    solver = sys.modules["scoundrel_solver.solve"]  # the package's "solve" is the function
+
+    def pressed(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solver, "solve", pressed)
+    monkeypatch.setattr(fair, "play_fair", pressed)
+    code, out, err = run(capsys, *argv)
+    assert code == 130 and out == ""
+    assert err == "scoundrel-solve: interrupted; nothing saved\n"

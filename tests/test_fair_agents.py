@@ -1,8 +1,7 @@
-"""Fair agents never peek; the baselines and the eval command behave."""
+"""Fair agents never peek; the baselines behave (the eval command: test_eval_cli.py)."""
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
@@ -12,9 +11,7 @@ from hypothesis import strategies as st
 import scoundrel_core as sc
 from scoundrel_core import FULL_DECK, State
 from scoundrel_core.info import InfoState, observe
-from scoundrel_solver.cli.eval import main, parse_seeds, wilson
 from scoundrel_solver.fair import FairAgent, GreedyAgent, RandomAgent, advise, play_fair
-from scoundrel_solver.fair.api import play_with
 from scoundrel_solver.fair.reference import brute_values
 
 
@@ -91,69 +88,13 @@ def test_baselines_play_legal_games(variant: str) -> None:
                 s = s2
 
 
-def test_wilson_and_seeds() -> None:
-    lo, hi = wilson(0, 10)
-    z2 = 1.959963984540054**2
-    assert lo == 0.0 and hi == pytest.approx(z2 / (10 + z2), abs=1e-12)  # p = 0: z^2/(n+z^2)
-    lo, hi = wilson(50, 100)
-    assert lo < 0.5 < hi and abs((lo + hi) / 2 - 0.5) < 1e-12
-    assert parse_seeds("3:7") == range(3, 7) and parse_seeds("5") == range(5, 6)
-    for bad in ("7:3", "a:b", "-1:4", "3:3"):
-        with pytest.raises(ValueError):
-            parse_seeds(bad)
-
-
-def test_eval_json(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--agent", "greedy", "--seeds", "0:5", "--json", "--quiet"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    games = [play_with(GreedyAgent(), seed) for seed in range(5)]
-    assert out["games"] == 5 and out["wins"] == sum(g.won for g in games)
-    assert out["mean_score"] == pytest.approx(sum(g.score for g in games) / 5)
-    for key in ("win_rate", "win_rate_ci95", "mean_score", "median_score"):
-        assert key in out
-    assert main(["--agent", "fair", "--seeds", "0:2", "--json", "--depth", "0"]) == 0
-    cap = capsys.readouterr()
-    assert json.loads(cap.out)["games"] == 2 and "2/2" in cap.err
-
-
-@pytest.mark.parametrize(
-    "argv",
-    [
-        ["--agent", "nobody"],
-        ["--seeds", "9:2"],
-        ["--seeds", "x"],
-        ["--variant", "weird"],
-        ["--weapon-rule", "bent"],
-        ["--jobs", "0"],
-    ],
-)
-def test_eval_bad_input(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
-    assert main([*argv, "--quiet"]) != 0
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("scoundrel-eval: error:")
-
-
-def test_eval_perfect_unavailable(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    import scoundrel_solver
-
-    def missing(*args: object, **kwargs: object) -> object:
-        raise NotImplementedError
-
-    monkeypatch.setattr(scoundrel_solver, "solve", missing)
-    assert main(["--agent", "random", "--seeds", "0:2", "--perfect", "--quiet"]) != 0
-    assert "not available" in capsys.readouterr().err
-
-
 def test_doctests() -> None:
     import doctest
 
     import scoundrel_core.info
-    import scoundrel_solver.cli.eval
     import scoundrel_solver.fair.api
 
-    for mod in (scoundrel_core.info, scoundrel_solver.fair.api, scoundrel_solver.cli.eval):
+    for mod in (scoundrel_core.info, scoundrel_solver.fair.api):
         failed, tried = doctest.testmod(mod)
         assert tried > 0 and failed == 0, mod.__name__
 

@@ -1,116 +1,276 @@
-"""Solving many deals: a generator over seeds and a resumable JSON-lines file.
+"""Solving a range of seeded deals into a results file that can be stopped and resumed.
 
-Each line of the file is one result's JSON object (``SolveResult.to_json``).
-Re-running with the same file skips the seeds already in it for the same
-variant and weapon rule, so a long run can be stopped and resumed (and many
-files from many machines can be concatenated).
+A results file holds one JSON object per line: ``SolveResult.to_json()`` plus
+the limits the solve ran under (``max_nodes``, ``max_seconds``; ``null`` for
+none). What such a file promises:
+
+- **One result per seed and variant.** Rows are read as a set: a seed's result
+  counts once per variant and weapon rule however often the file holds it
+  (concatenated files, two runs writing at once). A proven row wins over an
+  unproven one; among unproven rows, the one with the best line found.
+- **Safe to stop at any moment.** A row is written as one whole line (one
+  write) as soon as its deal is solved; a last line cut short is ignored when
+  read, and removed before anything more is appended.
+- **Unproven results are retried.** A run re-solves a seed it holds only
+  unproven rows for when its own limit on what stopped them (nodes or
+  seconds) is larger or absent; under the same or smaller limits it skips it.
+- Rows without a seed (``"seed": null``: a ``--deck`` or ``--state`` result
+  appended by hand) are kept but not counted.
+
+The seed range is never listed: seeds are walked one at a time, and only the
+file's rows are held in memory.
 """
 
 from __future__ import annotations
 
 import json
-import statistics
-from collections import Counter
-from collections.abc import Iterable, Iterator
+import sys
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import scoundrel_core as sc
 
-from .progress import Progress
 from .result import SolveResult
+from .seeds import SeedRange
 from .solve import solve
+from .summary import Outcome
 from .table import DEFAULT_TABLE_MIB
 
-__all__ = ["done_seeds", "parse_seeds", "read_results", "solve_seeds", "summarize"]
+__all__ = ["Batch", "Limits", "ResultsFileError", "read_results"]
+
+# An unproven row written without its limits: assume it ran under a limit no
+# finite limit beats, so only an unlimited run retries it.
+_UNKNOWN_LIMIT = sys.float_info.max
 
 
-def parse_seeds(text: str) -> range:
-    """``A:B`` (A up to B-1) or a single seed ``N``."""
-    lo_text, colon, hi_text = text.partition(":")
-    try:
-        lo = int(lo_text, 10)
-        hi = int(hi_text, 10) if colon else lo + 1
-    except ValueError:
-        raise sc.SeedError(f"bad seed range {text!r}: expected A:B or N") from None
-    if lo < 0 or hi <= lo or hi - 1 > sc.MAX_SEED:
-        raise sc.SeedError(f"bad seed range {text!r}: need 0 <= A < B <= 2**64")
-    return range(lo, hi)
+class ResultsFileError(sc.ScoundrelError):
+    """A results file that cannot be read or written (the message names the file)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits a solve runs under; ``None`` is no limit."""
+
+    max_nodes: int | None = None
+    max_seconds: float | None = None
+
+    def retries(self, row: dict[str, Any]) -> bool:
+        """Whether a solve under these limits may prove what ``row`` (unproven) did not.
+
+        True when the limit that stopped it (``row["stopped_by"]``) is larger
+        here, or absent.
+
+        >>> row = {"proven": False, "stopped_by": "max_nodes", "max_nodes": 100}
+        >>> Limits().retries(row), Limits(max_nodes=100).retries(row), Limits(200).retries(row)
+        (True, False, True)
+        """
+        stop = row.get("stopped_by")
+        if stop == "max_nodes":
+            ours: float | None = self.max_nodes
+        elif stop == "max_seconds":
+            ours = self.max_seconds
+        else:  # not a limit this code knows: only a run without limits may do better
+            return self.max_nodes is None and self.max_seconds is None
+        if ours is None:
+            return True
+        theirs = row.get(stop)
+        if not isinstance(theirs, int | float) or isinstance(theirs, bool):
+            theirs = _UNKNOWN_LIMIT
+        return ours > theirs
 
 
 def read_results(path: str | Path) -> Iterator[dict[str, Any]]:
-    """The rows of a results file (missing file: none)."""
+    """The rows of a results file (a missing file has none).
+
+    A last line without its newline that does not parse is a row still being
+    written, or cut short: it is skipped. Anything else unreadable is a
+    :class:`ResultsFileError` naming the file and line.
+    """
     path = Path(path)
-    if not path.exists():
-        return
-    with path.open() as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError:
-                raise ValueError(f"{path}:{n}: not a JSON line; is this a results file?") from None
-            if not isinstance(row, dict) or "seed" not in row:
-                raise ValueError(f"{path}:{n}: not a solver result")
-            yield row
-
-
-def done_seeds(path: Path, variant: str, weapon_rule: str) -> set[int]:
-    """Seeds already solved in a results file for this variant and weapon rule."""
-    return {
-        int(row["seed"]) for row in read_results(path)
-        if row.get("variant") == variant and row.get("weapon_rule") == weapon_rule
-    }
-
-
-def solve_seeds(
-    seeds: Iterable[int],
-    variant: str = "classic",
-    weapon_rule: str | None = None,
-    out: str | Path | None = None,
-    max_seconds: float | None = None,
-    table_mib: int = DEFAULT_TABLE_MIB,
-    progress: bool = True,
-) -> Iterator[SolveResult]:
-    """Solve each seed (skipping those already in ``out``), appending results to ``out``."""
-    v = sc.get_variant(variant, weapon_rule)
-    todo = list(seeds)
-    path = Path(out) if out is not None else None
-    if path is not None:
-        skip = done_seeds(path, v.name, v.weapon_rule)
-        todo = [s for s in todo if s not in skip]
-    sink = path.open("a") if path is not None else None
     try:
-        with Progress(len(todo), f"solving {v}", enabled=progress) as bar:
-            for seed in todo:
-                r = solve(seed, variant=v.name, weapon_rule=v.weapon_rule,
-                          max_seconds=max_seconds, table_mib=table_mib)
+        f = path.open(encoding="utf-8")
+    except FileNotFoundError:
+        return
+    except OSError as err:
+        raise ResultsFileError(f"cannot read results file {str(path)!r}: {err.strerror}") from None
+    with f:
+        try:
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    row = json.loads(line)
+                except (json.JSONDecodeError, RecursionError):
+                    if _cut_short(line):
+                        return
+                    raise ResultsFileError(
+                        f"{path}:{n}: not a JSON line; is this a results file?"
+                    ) from None
+                yield _checked(row, path, n)
+        except UnicodeDecodeError:
+            raise ResultsFileError(f"{path}: not UTF-8 text; is this a results file?") from None
+
+
+def _cut_short(line: str) -> bool:
+    """A last line without its newline that began as a row: a write stopped midway."""
+    return not line.endswith("\n") and line.startswith("{")
+
+
+_NUMBERS: dict[str, type | tuple[type, ...]] = {
+    "best_score": int, "nodes": int, "seconds": (int, float),
+}
+
+
+def _checked(row: Any, path: Path, n: int) -> dict[str, Any]:
+    if not isinstance(row, dict) or "seed" not in row:
+        raise ResultsFileError(f"{path}:{n}: not a solver result (no seed)")
+    seed = row["seed"]
+    if seed is None:  # not about a seed (a --deck result, say): never counted, so not checked
+        return row
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ResultsFileError(f"{path}:{n}: seed {seed!r} is not an integer")
+    ok = isinstance(row.get("proven"), bool) and all(
+        isinstance(row.get(key), kind) and not isinstance(row.get(key), bool)
+        for key, kind in _NUMBERS.items()
+    )
+    if not ok:
+        raise ResultsFileError(
+            f"{path}:{n}: not a solver result (it needs best_score, proven, nodes, seconds)"
+        )
+    return row
+
+
+def _outcome(row: dict[str, Any]) -> Outcome:
+    """A result row as the summary counts it (won: the best score is positive)."""
+    score = int(row["best_score"])
+    return Outcome(score=score, won=score > 0, seconds=float(row["seconds"]),
+                   proven=bool(row["proven"]), nodes=int(row["nodes"]))
+
+
+def _rank(row: dict[str, Any]) -> tuple[bool, int, int]:
+    """Proven beats unproven; then the higher score found, then the tighter bound."""
+    bound = row.get("upper_bound")
+    return (row["proven"], row["best_score"], -bound if isinstance(bound, int) else -(10**9))
+
+
+class Batch:
+    """A range of seeds to solve under some limits, resuming a results file.
+
+    ``todo()`` walks the range lazily, skipping seeds the file already
+    settles (a proven row, or an unproven one these limits cannot improve);
+    ``run()`` solves them and appends each row as it comes; ``results()`` is
+    the one result per seed that counts. Only that much is kept per seed (not
+    whole rows), so a file of millions of rows can be resumed.
+    """
+
+    def __init__(
+        self,
+        seeds: SeedRange,
+        variant: sc.Variant,
+        out: str | Path | None = None,
+        limits: Limits | None = None,
+        table_mib: int = DEFAULT_TABLE_MIB,
+    ) -> None:
+        self.seeds = seeds
+        self.variant = variant
+        self.path = Path(out) if out is not None else None
+        self.limits = limits or Limits()
+        self.table_mib = table_mib
+        self.written = 0
+        self._best: dict[int, tuple[tuple[bool, int, int], Outcome]] = {}
+        self._settled: set[int] = set()
+        if self.path is not None:
+            if self.path.is_dir():
+                raise ResultsFileError(f"results file {str(self.path)!r} is a folder")
+            for row in read_results(self.path):
+                self._take(row)
+            self._drop_cut_line()
+
+    def _take(self, row: dict[str, Any]) -> None:
+        seed = row["seed"]
+        if (
+            seed not in self.seeds
+            or row.get("variant") != self.variant.name
+            or row.get("weapon_rule") != self.variant.weapon_rule
+        ):
+            return
+        rank = _rank(row)
+        old = self._best.get(seed)
+        if old is None or rank > old[0]:
+            self._best[seed] = (rank, _outcome(row))
+        if row["proven"] or not self.limits.retries(row):
+            self._settled.add(seed)
+
+    def _drop_cut_line(self) -> None:
+        """Remove a last line cut short (a run stopped mid-write: its deal never counted),
+        so what is appended next starts a line; this also checks the file can be written
+        before any work."""
+        assert self.path is not None
+        try:
+            with self.path.open("ab+") as f:
+                end = f.seek(0, 2)
+                keep = end
+                while keep:  # back to just after the last newline
+                    start = max(0, keep - 65536)
+                    f.seek(start)
+                    chunk = f.read(keep - start)
+                    if keep == end and chunk.endswith(b"\n"):
+                        break
+                    cut = chunk.rfind(b"\n")
+                    if cut >= 0:
+                        keep = start + cut + 1
+                        break
+                    keep = start
+                f.seek(keep)
+                if keep != end and f.read(1) == b"{":  # began as a row: see _cut_short
+                    f.truncate(keep)
+        except OSError as err:
+            raise ResultsFileError(
+                f"cannot write results file {str(self.path)!r}: {err.strerror}"
+            ) from None
+
+    @property
+    def todo_count(self) -> int:
+        """How many seeds of the range ``run()`` will solve."""
+        return self.seeds.count - len(self._settled)
+
+    def todo(self) -> Iterator[int]:
+        return (seed for seed in self.seeds if seed not in self._settled)
+
+    def run(self) -> Generator[SolveResult, None, None]:
+        """Solve every seed of ``todo()``, appending each row to the file as it comes."""
+        sink = None
+        if self.path is not None:
+            try:
+                sink = self.path.open("ab", buffering=0)  # each row one write, no buffer
+            except OSError as err:
+                raise ResultsFileError(
+                    f"cannot write results file {str(self.path)!r}: {err.strerror}"
+                ) from None
+        try:
+            for seed in self.todo():
+                r = solve(seed, variant=self.variant.name, weapon_rule=self.variant.weapon_rule,
+                          max_nodes=self.limits.max_nodes, max_seconds=self.limits.max_seconds,
+                          table_mib=self.table_mib)
+                row = {**r.to_json(), "max_nodes": self.limits.max_nodes,
+                       "max_seconds": self.limits.max_seconds}
                 if sink is not None:
-                    sink.write(json.dumps(r.to_json()) + "\n")
-                    sink.flush()
-                bar.advance(note=f"seed {seed}: {r.best_score}")
+                    sink.write((json.dumps(row) + "\n").encode())
+                    self.written += 1
+                self._take(row)
                 yield r
-    finally:
-        if sink is not None:
-            sink.close()
+        finally:
+            if sink is not None:
+                sink.close()
 
-
-def summarize(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """Counts and timings of result rows (``SolveResult.to_json`` objects)."""
-    rows = list(rows)
-    if not rows:
-        return {"deals": 0}
-    secs = sorted(r["seconds"] for r in rows)
-    scores = Counter(r["best_score"] for r in rows)
-    return {
-        "deals": len(rows),
-        "proven": sum(r["proven"] for r in rows),
-        "winnable": sum(bool(r["winnable"]) for r in rows),
-        "score_30": scores.get(30, 0),
-        "mean_score": statistics.fmean(r["best_score"] for r in rows),
-        "median_seconds": statistics.median(secs),
-        "worst_seconds": secs[-1],
-        "mean_nodes": statistics.fmean(r["nodes"] for r in rows),
-        "scores": dict(sorted(scores.items())),
-    }
+    def results(self) -> list[Outcome]:
+        """One result per seed of the range: from the file as it is now (other runs may
+        have added to it), or this run's when there is no file."""
+        if self.path is not None:
+            self._best.clear()
+            self._settled.clear()
+            for row in read_results(self.path):
+                self._take(row)
+        return [result for _, result in self._best.values()]

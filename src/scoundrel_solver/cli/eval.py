@@ -1,104 +1,96 @@
 """``scoundrel-eval``: play many deals with a fair agent and report how it does.
 
     scoundrel-eval --agent fair|greedy|random --seeds 0:10000 [--variant classic]
-                   [--weapon-rule strict] [--json] [--perfect] [--jobs N]
+                   [--weapon-rule strict] [--json] [--perfect] [--jobs N] [--quiet]
 
 Every agent sees only the information state. The report gives the win rate
 with a 95% Wilson interval, the mean and median score and the seconds per
 game; ``--perfect`` adds the share of the same deals winnable with the whole
-dungeon known (from ``scoundrel_solver.solve``).
+dungeon known (from ``scoundrel_solver.solve``). ``--budget``, ``--depth``
+and ``--shallow-above`` tune the fair agent and apply to it alone.
+
+Exit codes: 0 success, 2 bad input (one line on stderr), 130 Ctrl-C (one
+line; nothing is saved, the report is only printed at the end).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import math
-import statistics
-import sys
+import signal
 import time
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Generator, Sequence
+from contextlib import closing
 from typing import Any
 
-from scoundrel_core import FLEE_RULES, WEAPON_RULES, ScoundrelError, get_variant
-
-from ..batch import parse_seeds
 from ..fair.api import Agent, make_agent, play_with
-from ..progress import Progress
+from ..seeds import SeedRange
+from ..summary import Outcome, summarize
+from .options import (
+    Interrupted,
+    Parser,
+    UsageError,
+    add_seeds_option,
+    add_variant_options,
+    non_negative_int,
+    positive_int,
+    refuse,
+    run_command,
+    variant_from,
+)
 
-__all__ = ["GameRecord", "main", "parse_seeds", "wilson"]
+__all__ = ["main"]
 
+PROG = "scoundrel-eval"
 AGENTS = ("fair", "greedy", "random")
+_FAIR_OPTIONS = {"budget": "node_budget", "depth": "max_depth", "shallow_above": "shallow_above"}
 
 
-@dataclass(frozen=True)
-class GameRecord:
-    seed: int
-    score: int
-    won: bool
-    seconds: float
-    exact_decisions: int
-    decisions: int
-
-
-def wilson(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """The Wilson score interval of a binomial proportion (95% by default).
-
-    >>> [round(x, 4) for x in wilson(20, 100)]
-    [0.1334, 0.2888]
-    """
-    if games <= 0:
-        return (0.0, 1.0)
-    p = wins / games
-    den = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / den
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / den
-    lo = 0.0 if wins == 0 else max(0.0, centre - half)
-    hi = 1.0 if wins == games else min(1.0, centre + half)
-    return (lo, hi)
-
-
-def _play_one(args: tuple[str, int, str, str, dict[str, Any]]) -> GameRecord:
-    name, seed, variant, weapon_rule, opts = args
-    agent = _agent_cache(name, variant, weapon_rule, opts)
+def _play_one(task: tuple[str, int, str, str, dict[str, Any]]) -> Outcome:
+    name, seed, variant, weapon_rule, opts = task
+    agent = _agent_cache(name, opts)
     t = time.perf_counter()
     game = play_with(agent, seed, variant, weapon_rule)
-    return GameRecord(
-        seed=seed,
-        score=game.score,
-        won=game.won,
-        seconds=time.perf_counter() - t,
-        exact_decisions=sum(game.exact),
-        decisions=len(game.actions),
-    )
+    return Outcome(score=game.score, won=game.won, seconds=time.perf_counter() - t,
+                   decisions=len(game.actions), exact_decisions=sum(game.exact))
 
 
 _AGENTS: dict[tuple[str, str], Agent] = {}
 
 
-def _agent_cache(name: str, variant: str, weapon_rule: str, opts: dict[str, Any]) -> Agent:
+def _agent_cache(name: str, opts: dict[str, Any]) -> Agent:
     key = (name, json.dumps(opts, sort_keys=True))
     if key not in _AGENTS:
         _AGENTS[key] = make_agent(name, **opts)
     return _AGENTS[key]
 
 
+def _ignore_ctrl_c() -> None:
+    """Workers leave Ctrl-C to the main process, which stops them (no worker tracebacks)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _games(
-    name: str, seeds: range, variant: str, weapon_rule: str, opts: dict[str, Any], jobs: int
-) -> Iterator[GameRecord]:
+    name: str, seeds: SeedRange, variant: str, weapon_rule: str, opts: dict[str, Any], jobs: int
+) -> Generator[Outcome, None, None]:
     tasks = ((name, s, variant, weapon_rule, opts) for s in seeds)
     if jobs <= 1:
         yield from map(_play_one, tasks)
         return
     import multiprocessing as mp
 
-    with mp.get_context("spawn").Pool(jobs) as pool:
+    # Workers start with Ctrl-C ignored (a disposition kept across exec), so one
+    # pressed while they import is not theirs either; the pool ends them on exit.
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        pool = mp.get_context("spawn").Pool(jobs, initializer=_ignore_ctrl_c)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    with pool:
         yield from pool.imap(_play_one, tasks, chunksize=4)
 
 
-def _perfect_share(seeds: range, variant: str, weapon_rule: str) -> float:
-    from scoundrel_solver import solve
+def _perfect_share(seeds: SeedRange, variant: str, weapon_rule: str) -> float:
+    from ..solve import solve
 
     winnable = 0
     for s in seeds:
@@ -106,106 +98,70 @@ def _perfect_share(seeds: range, variant: str, weapon_rule: str) -> float:
         if not r.proven:
             raise RuntimeError(f"the perfect-information solver did not prove seed {s}")
         winnable += bool(r.winnable)
-    return winnable / len(seeds)
+    return winnable / seeds.count
 
 
-def summarize(records: Sequence[GameRecord], seconds: float) -> dict[str, Any]:
-    """The report: games, wins, win rate with its 95% Wilson interval, scores, timing."""
-    n = len(records)
-    wins = sum(r.won for r in records)
-    scores = [r.score for r in records]
-    lo, hi = wilson(wins, n)
-    decisions = sum(r.decisions for r in records)
-    return {
-        "games": n,
-        "wins": wins,
-        "win_rate": wins / n if n else 0.0,
-        "win_rate_ci95": [lo, hi],
-        "mean_score": statistics.fmean(scores) if scores else 0.0,
-        "median_score": statistics.median(scores) if scores else 0.0,
-        "seconds": seconds,
-        "seconds_per_game": seconds / n if n else 0.0,
-        "exact_decision_share": (sum(r.exact_decisions for r in records) / decisions)
-        if decisions
-        else 0.0,
-    }
-
-
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="scoundrel-eval", description="Evaluate a fair (no peeking) Scoundrel agent."
-    )
-    p.add_argument("--agent", default="fair", help="fair, greedy or random")
-    p.add_argument("--seeds", default="0:100", help="seed range A:B (B excluded)")
-    p.add_argument("--variant", default="classic", help=f"one of {', '.join(FLEE_RULES)}")
-    p.add_argument("--weapon-rule", default="strict", help=f"one of {', '.join(WEAPON_RULES)}")
+def build_parser() -> Parser:
+    p = Parser(prog=PROG, description="Evaluate a fair (no peeking) Scoundrel agent.")
+    p.add_argument("--agent", default="fair", choices=AGENTS, help="fair, greedy or random")
+    add_seeds_option(p, "seed range A:B (B excluded), default 0:100", default="0:100")
+    add_variant_options(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--perfect", action="store_true", help="also the perfect-information share")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    p.add_argument("--budget", type=int, default=None, help="fair: node budget per decision")
-    p.add_argument("--depth", type=int, default=None, help="fair: maximum depth (refills)")
-    p.add_argument("--shallow-above", type=int, default=None, help="fair: depth 0 above this")
+    p.add_argument("--jobs", metavar="N", type=positive_int, default=1,
+                   help="worker processes (default 1)")
+    p.add_argument("--budget", metavar="NODES", type=positive_int, default=None,
+                   help="fair: node budget per decision")
+    p.add_argument("--depth", metavar="REFILLS", type=non_negative_int, default=None,
+                   help="fair: maximum depth (refills)")
+    p.add_argument("--shallow-above", metavar="CARDS", type=non_negative_int, default=None,
+                   help="fair: depth 0 while more cards than this are unseen")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 
 
-def _fail(msg: str) -> int:
-    print(f"scoundrel-eval: error: {msg}", file=sys.stderr)
-    return 2
+def _main(argv: Sequence[str] | None) -> int:
+    from .render import eval_report, print_eval, progress
 
-
-def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.agent not in AGENTS:
-        return _fail(f"unknown agent {args.agent!r}; known: {', '.join(AGENTS)}")
-    try:
-        seeds = parse_seeds(args.seeds)
-        v = get_variant(args.variant, args.weapon_rule)
-    except (ValueError, ScoundrelError) as err:
-        return _fail(str(err))
-    if args.jobs < 1:
-        return _fail(f"bad --jobs {args.jobs}: need at least 1")
-    opts: dict[str, Any] = {}
-    if args.agent == "fair":
-        if args.budget is not None:
-            opts["node_budget"] = args.budget
-        if args.depth is not None:
-            opts["max_depth"] = args.depth
-        if args.shallow_above is not None:
-            opts["shallow_above"] = args.shallow_above
+    seeds: SeedRange = args.seeds
+    v = variant_from(args)
+    if args.agent != "fair":
+        refuse(args, _FAIR_OPTIONS, f"to --agent {args.agent} (it has no search to tune)")
+    opts = {kw: getattr(args, dest) for dest, kw in _FAIR_OPTIONS.items()
+            if getattr(args, dest) is not None}
     perfect: float | None = None
     if args.perfect:
         try:
             perfect = _perfect_share(seeds, v.name, v.weapon_rule)
-        except NotImplementedError:
-            return _fail("--perfect needs scoundrel_solver.solve, which is not available yet")
         except RuntimeError as err:
-            return _fail(str(err))
+            raise UsageError(str(err)) from None
+        except KeyboardInterrupt:
+            raise Interrupted("nothing saved (stopped while solving for --perfect)") from None
     start = time.perf_counter()
-    records: list[GameRecord] = []
+    records: list[Outcome] = []
     wins = 0
-    with Progress(len(seeds), f"{args.agent} {v}", enabled=not args.quiet) as bar:
-        for rec in _games(args.agent, seeds, v.name, v.weapon_rule, opts, args.jobs):
-            records.append(rec)
-            wins += rec.won
-            bar.advance(note=f"wins {wins}")
-    report = summarize(records, time.perf_counter() - start)
+    try:
+        games = _games(args.agent, seeds, v.name, v.weapon_rule, opts, args.jobs)
+        with progress(seeds.count, f"{args.agent} {v}", args.quiet, "game") as bar, closing(games):
+            for rec in games:
+                records.append(rec)
+                wins += rec.won
+                bar.update()
+                bar.set_postfix_str(f"wins {wins}", refresh=False)
+    except KeyboardInterrupt:
+        raise Interrupted(f"nothing saved; {len(records)} games were played "
+                          "(the report comes at the end of a run)") from None
+    report = eval_report(summarize(records), time.perf_counter() - start)
     report = {"agent": args.agent, "variant": v.name, "weapon_rule": v.weapon_rule, **report}
     if perfect is not None:
         report["perfect_winnable_share"] = perfect
-    if args.json:
-        print(json.dumps(report))
-    else:
-        lo, hi = report["win_rate_ci95"]
-        print(
-            f"{args.agent} {v} seeds {seeds.start}:{seeds.stop}: {report['games']} games,"
-            f" {report['wins']} wins, win rate {100 * report['win_rate']:.2f}%"
-            f" (95% CI {100 * lo:.2f}-{100 * hi:.2f}%), mean score {report['mean_score']:.2f},"
-            f" median {report['median_score']:g}, {report['seconds_per_game']:.3f} s/game"
-        )
-        if perfect is not None:
-            print(f"winnable with perfect information: {100 * perfect:.1f}%")
+    print_eval(report, f"{args.agent} {v} seeds {seeds}", args.json)
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run_command(PROG, lambda: _main(argv))
 
 
 if __name__ == "__main__":

@@ -1,70 +1,41 @@
-"""``scoundrel-solve --fair`` and ``--fair --advise``: the fair-play agent from the main command."""
+"""``scoundrel-solve --fair`` and ``--advise``: the fair-play agent from the main command.
+
+``--fair`` plays the deal of the deal options without seeing the dungeon and
+compares it with the perfect-information best; ``--advise TEXT`` values each
+legal action of the position in TEXT (an info-state text that names its own
+variant), so the deal options and the solver limits do not apply to it.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
 
-import scoundrel_core as sc
+from scoundrel_core.info import parse_info_text
 
-from ..explain import describe_line
 from ..fair.api import advise, play_fair
 from ..solve import solve
+from .options import check_agrees, deal_from, refuse, table_mib_from
+from .render import print_advice, print_fair
 
 __all__ = ["run_fair"]
 
 
-def _start(args: argparse.Namespace) -> tuple[sc.State, int | None]:
-    variant = sc.get_variant(args.variant, args.weapon_rule)
-    if args.state is not None:
-        return sc.parse_state(args.state), None
-    if args.deck is not None:
-        return sc.new_game(deck=args.deck, variant=variant), None
-    if args.daily is not None:
-        seed = sc.daily_seed(args.daily)
-    else:
-        try:
-            seed = int(args.seed if args.seed is not None else "0", 10)
-        except ValueError:
-            raise sc.SeedError(f"seed {args.seed!r} is not an integer") from None
-    return sc.new_game(seed=seed, variant=variant), seed
-
-
 def run_fair(args: argparse.Namespace) -> int:
     """Play fairly (or advise on a position); raises ValueError on bad input."""
+    refuse(args, ["out", "quiet"], "without --seeds")
     if args.advise is not None:
-        values = advise(args.advise)
-        if args.json:
-            print(json.dumps([{"action": a, "value": v, "exact": e} for a, v, e in values]))
-        else:
-            for a, v, e in sorted(values, key=lambda x: -x[1]):
-                print(f"{a:<6} {v:8.3f}  {'exact' if e else 'depth-limited estimate'}")
+        refuse(args, ["seed", "deck", "daily", "state"],
+               "to --advise (the position is the --advise text)")
+        refuse(args, ["max_nodes", "max_seconds", "table_mib"],
+               "to --advise (it searches without the exact solver)")
+        check_agrees(args, parse_info_text(args.advise).variant, "the --advise position")
+        print_advice(advise(args.advise), args.json)
         return 0
-    start, seed = _start(args)
-    game = play_fair(start)
-    best = solve(start, variant=start.variant.name, weapon_rule=start.variant.weapon_rule,
-                 max_seconds=args.max_seconds, table_mib=args.table_mib)
-    exact_share = sum(game.exact) / len(game.exact) if game.exact else 1.0
-    if args.json:
-        print(json.dumps({
-            "format": "scoundrel-fair/1",
-            "seed": seed,
-            "variant": start.variant.name,
-            "weapon_rule": start.variant.weapon_rule,
-            "line": list(game.actions),
-            "exact": list(game.exact),
-            "score": game.score,
-            "won": game.won,
-            "perfect_best_score": best.best_score,
-            "perfect_proven": best.proven,
-        }))
-        return 0
-    print(f"Fair play ({'seed ' + str(seed) if seed is not None else 'given deal'}, "
-          f"{start.variant}): score {game.score} ({'won' if game.won else 'lost'}); "
-          f"{100 * exact_share:.0f}% of decisions searched exactly, the rest depth-limited")
-    proof = "proven" if best.proven else "not proven"
-    print(f"Perfect-information best for this deal: {best.best_score} ({proof})")
-    print()
-    for line in describe_line(start, game.actions):
-        print(line)
+    deal = deal_from(args)
+    table_mib = table_mib_from(args)
+    game = play_fair(deal.start)
+    v = deal.start.variant
+    best = solve(deal.start, variant=v.name, weapon_rule=v.weapon_rule,
+                 max_nodes=args.max_nodes, max_seconds=args.max_seconds, table_mib=table_mib)
+    print_fair(deal.start, deal.seed, game, best, args.json)
     return 0

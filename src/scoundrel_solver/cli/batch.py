@@ -1,0 +1,76 @@
+"""``scoundrel-solve --seeds A:B [--out FILE]``: solve a range of seeded deals.
+
+The work is :class:`scoundrel_solver.batch.Batch` (what a results file
+promises is told there); this module adds the progress bar, the summary, and
+the line Ctrl-C leaves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+from contextlib import closing
+from types import FrameType
+from typing import Any
+
+from ..batch import Batch, Limits
+from ..summary import summarize
+from .options import Interrupted, refuse, table_mib_from, variant_from
+from .render import batch_summary, print_summary, progress
+
+__all__ = ["run_batch"]
+
+
+class _CtrlC:
+    """The first Ctrl-C lets the deal being solved finish and its row be written, then
+    stops the run, so the count of saved rows is exact; a second one stops at once.
+
+    (The solver's kernel does not see Ctrl-C until it returns anyway.)
+    """
+
+    def __init__(self) -> None:
+        self.pressed = False
+        self._previous: Any = None
+
+    def _press(self, signum: int, frame: FrameType | None) -> None:
+        if self.pressed:
+            raise KeyboardInterrupt
+        self.pressed = True
+
+    def __enter__(self) -> _CtrlC:
+        self._previous = signal.signal(signal.SIGINT, self._press)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        signal.signal(signal.SIGINT, self._previous)
+
+
+def _saved(batch: Batch, out: str | None) -> str:
+    if out is None:
+        return "nothing saved (--out FILE keeps every result)"
+    return f"{batch.written} new results saved in {out}; the same command resumes"
+
+
+def run_batch(args: argparse.Namespace) -> int:
+    refuse(args, ["fair", "advise"], "to --seeds (a batch solves with the dungeon known)")
+    variant = variant_from(args)
+    batch = Batch(args.seeds, variant, out=args.out,
+                  limits=Limits(args.max_nodes, args.max_seconds),
+                  table_mib=table_mib_from(args))
+    try:
+        with (_CtrlC() as ctrl_c, closing(batch.run()) as results,
+              progress(batch.todo_count, f"solving {variant}", args.quiet) as bar):
+            for r in results:
+                bar.update()
+                bar.set_postfix_str(f"seed {r.seed}: {r.best_score}", refresh=False)
+                if ctrl_c.pressed:
+                    break
+        if ctrl_c.pressed:
+            raise KeyboardInterrupt
+        summary = batch_summary(summarize(batch.results()))
+    except KeyboardInterrupt:
+        raise Interrupted(_saved(batch, args.out)) from None
+    summary.update(variant=variant.name, weapon_rule=variant.weapon_rule, seeds=str(args.seeds),
+                   out=args.out)
+    print_summary(summary, args.json)
+    return 0

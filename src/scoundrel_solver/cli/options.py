@@ -1,0 +1,243 @@
+"""Options the commands share, and the one way every command reports trouble.
+
+- The deal options ``--seed/--deck/--daily/--state/--seeds`` and the variant
+  options, defined once; :func:`deal_from` and :func:`variant_from` read them.
+- One error style: bad input ends the command with exit 2 and ONE line on
+  stderr, ``prog: error: message``, never a traceback (argparse's own errors
+  included); Ctrl-C ends it with exit 130 and one line saying what was saved.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import NoReturn
+
+import scoundrel_core as sc
+
+from ..seeds import SeedRange, parse_seed_range
+
+__all__ = [
+    "Deal",
+    "Interrupted",
+    "Parser",
+    "UsageError",
+    "add_deal_options",
+    "add_seeds_option",
+    "add_variant_options",
+    "check_agrees",
+    "deal_from",
+    "given",
+    "non_negative_int",
+    "positive_float",
+    "positive_int",
+    "refuse",
+    "run_command",
+    "seed_range",
+    "table_mib_from",
+    "variant_from",
+]
+
+
+class UsageError(sc.ScoundrelError):
+    """Options that do not fit together, or a value an option does not take."""
+
+
+class Interrupted(Exception):
+    """Ctrl-C caught by a command; the message says what was saved."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are :class:`UsageError` (one line, exit 2), not usage."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def run_command(prog: str, body: Callable[[], int]) -> int:
+    """Run a command's body with the shared exit codes: 0 or its own, 2 bad input, 130 Ctrl-C."""
+    try:
+        return body()
+    except Interrupted as stop:
+        print(f"{prog}: interrupted; {stop}", file=sys.stderr)
+        return 130
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted; nothing saved", file=sys.stderr)
+        return 130
+    except ValueError as err:  # ScoundrelError and UsageError included
+        print(f"{prog}: error: {err}", file=sys.stderr)
+        return 2
+
+
+# --- values ---------------------------------------------------------------------------------
+
+
+def _number(kind: type[int] | type[float], text: str, least: float, what: str) -> int | float:
+    try:
+        value = kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+    if not value >= least:  # also refuses NaN
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: an integer of at least 1.
+
+    >>> positive_int("12")
+    12
+    >>> positive_int("-5")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: '-5' is not a positive integer
+    """
+    return int(_number(int, text, 1, "a positive integer"))
+
+
+def non_negative_int(text: str) -> int:
+    """An argparse type: an integer of at least 0."""
+    return int(_number(int, text, 0, "an integer of at least 0"))
+
+
+def positive_float(text: str) -> float:
+    """An argparse type: a number above 0."""
+    value = float(_number(float, text, 0, "a positive number"))
+    if value == 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number")
+    return value
+
+
+def _flag(dest: str) -> str:
+    return "--" + dest.replace("_", "-")
+
+
+def given(args: argparse.Namespace, dest: str) -> bool:
+    """Whether an option was given (options that may be refused default to None or False)."""
+    value = getattr(args, dest)
+    return value is not None and value is not False
+
+
+def refuse(args: argparse.Namespace, dests: Iterable[str], why: str) -> None:
+    """A UsageError naming the first of these options that was given: it does not apply."""
+    for dest in dests:
+        if given(args, dest):
+            raise UsageError(f"{_flag(dest)} does not apply {why}")
+
+
+# --- the deal options -----------------------------------------------------------------------
+
+
+def seed_range(text: str) -> SeedRange:
+    """An argparse type: ``A:B`` (seeds A to B-1) or ``N``, kept lazy."""
+    try:
+        return parse_seed_range(text)
+    except sc.SeedError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+# argparse's containers (parsers and groups) share this class; typeshed names it.
+_Options = argparse._ActionsContainer
+
+
+def add_seeds_option(p: _Options, help: str, default: str | None = None) -> None:
+    p.add_argument("--seeds", metavar="A:B", type=seed_range, default=default, help=help)
+
+
+def add_deal_options(p: argparse.ArgumentParser, seeds_help: str) -> None:
+    """``--seed/--deck/--daily/--state/--seeds``: at most one of them."""
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--seed", help="seeded deal (integer 0..2**64-1)")
+    src.add_argument("--deck", help='explicit order, top first: "KS 7D 5H 9C ..." (all 44 cards)')
+    src.add_argument("--daily", metavar="YYYY-MM-DD", help="the daily dungeon of that date")
+    src.add_argument("--state", help="a position in the text form of State.to_text() "
+                     "(its variant is the one the text names)")
+    add_seeds_option(src, seeds_help)
+
+
+def add_variant_options(p: argparse.ArgumentParser, texts_name_theirs: bool = False) -> None:
+    """``--variant`` and ``--weapon-rule`` (None when not given, so they can be checked)."""
+    own = "; a position text names its own" if texts_name_theirs else ""
+    p.add_argument("--variant", default=None,
+                   help=f"{', '.join(sc.FLEE_RULES)} (default classic{own})")
+    p.add_argument("--weapon-rule", default=None,
+                   help=f"{', '.join(sc.WEAPON_RULES)} (default strict{own})")
+
+
+def variant_from(args: argparse.Namespace) -> sc.Variant:
+    """The variant the options name (classic/strict by default)."""
+    return sc.get_variant(args.variant if args.variant is not None else "classic",
+                          args.weapon_rule)
+
+
+def check_agrees(args: argparse.Namespace, variant: sc.Variant, what: str) -> None:
+    """Refuse ``--variant``/``--weapon-rule`` when they contradict a variant the input names."""
+    if args.variant is not None:
+        named = sc.get_variant(args.variant)
+        rule_named = "/" in args.variant
+        if named.name != variant.name or (rule_named and named.weapon_rule != variant.weapon_rule):
+            raise UsageError(f"--variant {args.variant} contradicts {what}, which is {variant}")
+    if args.weapon_rule is not None:
+        rule = sc.get_variant(variant.name, args.weapon_rule).weapon_rule
+        if rule != variant.weapon_rule:
+            raise UsageError(
+                f"--weapon-rule {args.weapon_rule} contradicts {what}, which is {variant}"
+            )
+
+
+@dataclass(frozen=True)
+class Deal:
+    """The deal (or position) the options name; ``seed`` when it is a seeded deal."""
+
+    start: sc.State
+    seed: int | None
+
+    @property
+    def game(self) -> sc.State | int:
+        """What to hand the solver: the seed when there is one, so its result names it."""
+        return self.seed if self.seed is not None else self.start
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text, 10)
+    except ValueError:
+        raise sc.SeedError(f"seed {text!r} is not an integer") from None
+
+
+def deal_from(args: argparse.Namespace) -> Deal:
+    """The deal of ``--seed/--deck/--daily/--state`` (seed 0 when none is given).
+
+    A ``--state`` text names its own variant; ``--variant``/``--weapon-rule``
+    may repeat it but not contradict it.
+    """
+    if args.state is not None:
+        start = sc.parse_state(args.state)
+        check_agrees(args, start.variant, "the --state position")
+        return Deal(start, None)
+    variant = variant_from(args)
+    if args.deck is not None:
+        return Deal(sc.new_game(deck=args.deck, variant=variant), None)
+    if args.daily is not None:
+        seed = sc.daily_seed(args.daily)
+    else:
+        seed = _seed(args.seed if args.seed is not None else "0")
+    return Deal(sc.new_game(seed=seed, variant=variant), seed)
+
+
+def table_mib_from(args: argparse.Namespace) -> int:
+    """``--table-mib`` (or the default), checked up front: the table is made now, so a size
+    the machine cannot give fails before any work, with a message naming the option."""
+    from ..table import DEFAULT_TABLE_MIB, TranspositionTable
+
+    mib: int = args.table_mib if args.table_mib is not None else DEFAULT_TABLE_MIB
+    try:
+        TranspositionTable(mib)
+    except MemoryError:
+        raise UsageError(
+            f"--table-mib {mib}: this machine cannot give {mib:,} MiB for the table"
+        ) from None
+    except ValueError as err:
+        raise UsageError(f"--table-mib {mib}: {err}") from None
+    return mib

@@ -1,0 +1,149 @@
+"""What the commands print: a solve, a fair game, advice, summaries, and progress bars.
+
+Results go to stdout (text for people, or one JSON object with ``--json``);
+progress bars go to stderr and only when it is a terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from tqdm import tqdm
+
+import scoundrel_core as sc
+
+from ..explain import describe_line
+from ..fair.api import FairGame
+from ..result import SolveResult
+from ..summary import Summary
+
+__all__ = [
+    "batch_summary",
+    "eval_report",
+    "print_advice",
+    "print_eval",
+    "print_fair",
+    "print_solve",
+    "print_summary",
+    "progress",
+]
+
+
+def progress(total: int, desc: str, quiet: bool, unit: str = "deal") -> Any:
+    """A tqdm bar on stderr; silent with ``--quiet`` or when stderr is not a terminal."""
+    return tqdm(total=total, desc=desc, file=sys.stderr, unit=unit, dynamic_ncols=True,
+                disable=quiet or not sys.stderr.isatty())
+
+
+def print_solve(result: SolveResult, where: str) -> None:
+    """A solve for people: the deal, the best score and whether it is proven, the line."""
+    print(f"Deal ({where}, {result.variant}/{result.weapon_rule}), top first:")
+    print("  " + " ".join(result.deck))
+    outcome = "won" if result.best_score > 0 else "lost"
+    if result.proven:
+        print(f"Best score: {result.best_score} ({outcome}), proven optimal "
+              f"({result.nodes:,} nodes, {result.seconds:.3f} s)")
+    else:
+        print(f"Best score found: {result.best_score} ({outcome}), NOT proven: the search "
+              f"stopped at {result.stopped_by}; the optimum is at most {result.upper_bound} "
+              f"({result.nodes:,} nodes, {result.seconds:.3f} s)")
+    print()
+    for line in describe_line(sc.parse_state(result.start), result.line):
+        print(line)
+
+
+def print_fair(start: sc.State, seed: int | None, game: FairGame, best: SolveResult,
+               as_json: bool) -> None:
+    """A fair game next to the perfect-information best of the same deal."""
+    if as_json:
+        print(json.dumps({
+            "format": "scoundrel-fair/1",
+            "seed": seed,
+            "variant": start.variant.name,
+            "weapon_rule": start.variant.weapon_rule,
+            "line": list(game.actions),
+            "exact": list(game.exact),
+            "score": game.score,
+            "won": game.won,
+            "perfect_best_score": best.best_score,
+            "perfect_proven": best.proven,
+        }))
+        return
+    exact_share = sum(game.exact) / len(game.exact) if game.exact else 1.0
+    print(f"Fair play ({'seed ' + str(seed) if seed is not None else 'given deal'}, "
+          f"{start.variant}): score {game.score} ({'won' if game.won else 'lost'}); "
+          f"{100 * exact_share:.0f}% of decisions searched exactly, the rest depth-limited")
+    proof = "proven" if best.proven else "not proven"
+    print(f"Perfect-information best for this deal: {best.best_score} ({proof})")
+    print()
+    for line in describe_line(start, game.actions):
+        print(line)
+
+
+def print_advice(values: Sequence[tuple[str, float, bool]], as_json: bool) -> None:
+    """Each legal action's expected final score, best first (JSON: in legal-action order)."""
+    if as_json:
+        print(json.dumps([{"action": a, "value": v, "exact": e} for a, v, e in values]))
+        return
+    for a, v, e in sorted(values, key=lambda x: -x[1]):
+        print(f"{a:<6} {v:8.3f}  {'exact' if e else 'depth-limited estimate'}")
+
+
+def batch_summary(s: Summary) -> dict[str, Any]:
+    """The solver batch's summary object (see README, "Output formats")."""
+    if not s.deals:
+        return {"deals": 0}
+    return {
+        "deals": s.deals,
+        "proven": s.proven,
+        "winnable": s.wins,
+        "score_30": s.thirties,
+        "mean_score": s.mean_score,
+        "median_seconds": s.median_seconds,
+        "worst_seconds": s.worst_seconds,
+        "mean_nodes": s.mean_nodes,
+        "scores": dict(sorted(s.scores.items())),
+    }
+
+
+def print_summary(summary: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(summary))
+        return
+    for key, value in summary.items():
+        print(f"{key}: {value}")
+
+
+def eval_report(s: Summary, wall_seconds: float) -> dict[str, Any]:
+    """The evaluation's numbers: win rate with its 95% Wilson interval, scores, timing."""
+    lo, hi = s.win_rate_ci95
+    return {
+        "games": s.deals,
+        "wins": s.wins,
+        "win_rate": s.win_rate,
+        "win_rate_ci95": [lo, hi],
+        "mean_score": s.mean_score,
+        "median_score": s.median_score,
+        "seconds": wall_seconds,
+        "seconds_per_game": wall_seconds / s.deals if s.deals else 0.0,
+        "exact_decision_share": s.exact_decision_share,
+    }
+
+
+def print_eval(report: dict[str, Any], title: str, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(report))
+        return
+    lo, hi = report["win_rate_ci95"]
+    print(
+        f"{title}: {report['games']} games,"
+        f" {report['wins']} wins, win rate {100 * report['win_rate']:.2f}%"
+        f" (95% CI {100 * lo:.2f}-{100 * hi:.2f}%), mean score {report['mean_score']:.2f},"
+        f" median {report['median_score']:g}, {report['seconds_per_game']:.3f} s/game"
+    )
+    perfect = report.get("perfect_winnable_share")
+    if perfect is not None:
+        print(f"winnable with perfect information: {100 * perfect:.1f}%")
