@@ -171,6 +171,16 @@ def test_load_missing_file(tmp_path: Path) -> None:
         GameRecord.load(path)
 
 
+def test_save_where_it_cannot_write(won: GameRecord, tmp_path: Path) -> None:
+    path = tmp_path / "no-such-folder" / "game.json"
+    with pytest.raises(
+        sc.RecordError, match=re.escape(f"cannot write record '{path}': No such file")
+    ):
+        won.save(path)
+    with pytest.raises(sc.RecordError, match=re.escape(f"cannot write record '{tmp_path}'")):
+        won.save(tmp_path)  # a folder
+
+
 @pytest.mark.parametrize("text", ["", "{", "not json", '{"format": "scoundrel-record/1"'])
 def test_load_garbled_file(tmp_path: Path, text: str) -> None:
     path = tmp_path / "bad.json"

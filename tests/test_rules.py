@@ -406,3 +406,21 @@ def test_odd_action_on_non_monster_is_illegal() -> None:
         assert not sc.can_apply(s, odd)
         with pytest.raises(sc.IllegalActionError, match="not a monster"):
             sc.apply(s, odd)
+
+
+@pytest.mark.parametrize("rule", ["strict", "equal"])
+@pytest.mark.parametrize("last_kill", [None, 2, 7, 14])
+@pytest.mark.parametrize("weapon", [None, "5D"])
+def test_weapon_reach_is_the_wear_rule_on_both_views(
+    rule: str, last_kill: int | None, weapon: str | None
+) -> None:
+    # The wear rule written out here; State and InfoState ask Variant.weapon_reach for it.
+    s = sc.State.from_parts(room=["QC", "JC", "9S", "KC"], dungeon=SPARE[:2], weapon=weapon,
+                            last_kill=last_kill if weapon else None, weapon_rule=rule)
+    for v in range(2, 15):
+        expected = weapon is not None and (
+            s.last_kill is None or v < s.last_kill or (rule == "equal" and v == s.last_kill)
+        )
+        assert s.weapon_can_fight(v) == expected, v
+        assert s.weapon_can_fight(v) == (v <= s.weapon_reach), v
+    assert s.weapon_reach == sc.InfoState.from_state(s).weapon_reach

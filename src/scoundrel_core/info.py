@@ -131,11 +131,7 @@ class InfoState:
     @property
     def weapon_reach(self) -> int:
         """The strongest monster the weapon may still fight, 0 without a weapon."""
-        if not self.weapon_value:
-            return 0
-        if not self.last_kill:
-            return 14
-        return self.last_kill if self.variant.equal_wear else self.last_kill - 1
+        return self.variant.weapon_reach(self.weapon_value, self.last_kill)
 
     def monsters_left(self) -> int:
         """Sum of the monster values in the room and the dungeon (seen or not)."""

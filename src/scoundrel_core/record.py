@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Final
 
@@ -58,7 +59,7 @@ class GameRecord:
         Give ``seed``, ``deck`` or both (then the seed must deal that deck).
         Actions may be text, :class:`Action` or ints; they are stored as text.
         """
-        try:
+        with _bad_record():
             v = get_variant(variant, weapon_rule)
             if deck is not None:
                 cards = parse_deck(deck)
@@ -66,17 +67,11 @@ class GameRecord:
                 cards = tuple(deal(seed))
             else:
                 raise RecordError("a record needs a seed= or a deck=")
-        except RecordError:
-            raise
-        except ScoundrelError as err:
-            raise RecordError(f"bad record: {err}") from None
         rec = cls(seed, tuple(map(str, cards)), v.name, v.weapon_rule, ())
         s = rec.start()
         texts: list[str] = []
-        try:
+        with _bad_record():
             items = line_items(line)
-        except ScoundrelError as err:
-            raise RecordError(f"bad record: {err}") from None
         for i, item in enumerate(items, 1):
             try:
                 a = parse_action_text(item) if isinstance(item, str) else Action(item)
@@ -88,7 +83,7 @@ class GameRecord:
 
     def start(self) -> State:
         """The opening state, after checking the seed deals the recorded deck."""
-        try:
+        with _bad_record():
             s = new_game(deck=self.deck, variant=self.variant, weapon_rule=self.weapon_rule)
             if self.seed is not None:
                 dealt = tuple(deal(self.seed))
@@ -97,10 +92,6 @@ class GameRecord:
                         f"seed {self.seed} deals [{format_deck(dealt)}], not the recorded "
                         f"deck [{' '.join(self.deck)}]"
                     )
-        except RecordError:
-            raise
-        except ScoundrelError as err:
-            raise RecordError(f"bad record: {err}") from None
         return s
 
     def replay(self) -> list[State]:
@@ -154,9 +145,13 @@ class GameRecord:
         return rec
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(self.to_json(), f, indent=1)
-            f.write("\n")
+        """Write the JSON form; a file that cannot be written is a RecordError naming it."""
+        try:
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(self.to_json(), f, indent=1)
+                f.write("\n")
+        except OSError as err:
+            raise RecordError(f"cannot write record {os.fspath(path)!r}: {err.strerror}") from None
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> GameRecord:
@@ -175,6 +170,17 @@ class GameRecord:
             return cls.from_json(data)
         except RecordError as err:
             raise RecordError(f"record {os.fspath(path)!r}: {err}") from None
+
+
+@contextmanager
+def _bad_record() -> Iterator[None]:
+    """Any other library error met while building a record becomes a RecordError saying so."""
+    try:
+        yield
+    except RecordError:
+        raise
+    except ScoundrelError as err:
+        raise RecordError(f"bad record: {err}") from None
 
 
 def _step(s: State, i: int, action: str | Action) -> State:

@@ -249,22 +249,12 @@ class State:
 
     def weapon_can_fight(self, monster_value: int) -> bool:
         """Whether the equipped weapon may fight a monster of this value (wear rule)."""
-        if not self.weapon_value:
-            return False
-        lk = self.last_kill
-        if lk is None:
-            return True
-        return monster_value <= lk if self.variant.equal_wear else monster_value < lk
+        return 0 < monster_value <= self.weapon_reach
 
     @property
     def weapon_reach(self) -> int:
         """The strongest monster value the weapon may still fight, 0 without a weapon."""
-        if not self.weapon_value:
-            return 0
-        lk = self.last_kill
-        if lk is None:
-            return 14
-        return lk if self.variant.equal_wear else lk - 1
+        return self.variant.weapon_reach(self.weapon_value, self.last_kill)
 
     def monsters_left(self) -> int:
         """Sum of the values of the monsters in the dungeon and the room."""

@@ -63,6 +63,20 @@ class Variant:
         """Whether a used weapon may fight a monster equal to its last kill."""
         return self.weapon_rule == "equal"
 
+    def weapon_reach(self, weapon_value: int, last_kill: int | None) -> int:
+        """The strongest monster a weapon may still fight, 0 without a weapon.
+
+        >>> Variant("classic").weapon_reach(5, 9), Variant("classic", "equal").weapon_reach(5, 9)
+        (8, 9)
+        >>> Variant("classic").weapon_reach(5, None), Variant("classic").weapon_reach(0, None)
+        (14, 0)
+        """
+        if not weapon_value:
+            return 0
+        if last_kill is None:
+            return 14  # an unused weapon fights anything, up to the ace
+        return last_kill if self.equal_wear else last_kill - 1
+
     @property
     def code(self) -> int:
         """Small integer used in the packed state: flee rule * 2 + weapon rule."""

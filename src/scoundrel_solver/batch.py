@@ -48,6 +48,11 @@ _UNKNOWN_LIMIT = sys.float_info.max
 class ResultsFileError(sc.ScoundrelError):
     """A results file that cannot be read or written (the message names the file)."""
 
+    @classmethod
+    def cannot(cls, verb: str, path: Path, err: OSError) -> ResultsFileError:
+        """The error for an ``open``, read or write of the file that failed."""
+        return cls(f"cannot {verb} results file {str(path)!r}: {err.strerror}")
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -94,7 +99,7 @@ def read_results(path: str | Path) -> Iterator[dict[str, Any]]:
     except FileNotFoundError:
         return
     except OSError as err:
-        raise ResultsFileError(f"cannot read results file {str(path)!r}: {err.strerror}") from None
+        raise ResultsFileError.cannot("read", path, err) from None
     with f:
         try:
             for n, line in enumerate(f, 1):
@@ -227,9 +232,7 @@ class Batch:
                 if keep != end and f.read(1) == b"{":  # began as a row: see _cut_short
                     f.truncate(keep)
         except OSError as err:
-            raise ResultsFileError(
-                f"cannot write results file {str(self.path)!r}: {err.strerror}"
-            ) from None
+            raise ResultsFileError.cannot("write", self.path, err) from None
 
     @property
     def todo_count(self) -> int:
@@ -246,9 +249,7 @@ class Batch:
             try:
                 sink = self.path.open("ab", buffering=0)  # each row one write, no buffer
             except OSError as err:
-                raise ResultsFileError(
-                    f"cannot write results file {str(self.path)!r}: {err.strerror}"
-                ) from None
+                raise ResultsFileError.cannot("write", self.path, err) from None
         try:
             for seed in self.todo():
                 r = solve(seed, variant=self.variant.name, weapon_rule=self.variant.weapon_rule,

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -46,7 +47,15 @@ class UsageError(sc.ScoundrelError):
 
 
 class Interrupted(Exception):
-    """Ctrl-C caught by a command; the message says what was saved."""
+    """Ctrl-C caught by a command; the message says what was saved, ``after`` how far it got.
+
+    >>> str(Interrupted("record written to g.json", after="3 actions"))
+    'record written to g.json'
+    """
+
+    def __init__(self, saved: str, after: str | None = None) -> None:
+        super().__init__(saved)
+        self.after = after
 
 
 class Parser(argparse.ArgumentParser):
@@ -61,7 +70,8 @@ def run_command(prog: str, body: Callable[[], int]) -> int:
     try:
         return body()
     except Interrupted as stop:
-        print(f"{prog}: interrupted; {stop}", file=sys.stderr)
+        when = f" after {stop.after}" if stop.after is not None else ""
+        print(f"{prog}: interrupted{when}; {stop}", file=sys.stderr)
         return 130
     except KeyboardInterrupt:
         print(f"{prog}: interrupted; nothing saved", file=sys.stderr)
@@ -145,15 +155,39 @@ def add_seeds_option(p: _Options, help: str, default: str | None = None) -> None
     p.add_argument("--seeds", metavar="A:B", type=seed_range, default=default, help=help)
 
 
-def add_deal_options(p: argparse.ArgumentParser, seeds_help: str) -> None:
-    """``--seed/--deck/--daily/--state/--seeds``: at most one of them."""
+def add_deal_options(
+    p: argparse.ArgumentParser,
+    seeds_help: str | None = None,
+    *,
+    state: bool = True,
+    daily_today: bool = False,
+    no_deal: str = "seed 0",
+) -> _Options:
+    """``--seed/--deck/--daily/--state/--seeds``: at most one of them.
+
+    Without ``seeds_help`` there is no ``--seeds``; ``state=False`` leaves out
+    ``--state``; ``daily_today`` lets ``--daily`` go without a date (today);
+    ``no_deal`` tells the help what a command deals when none is given. The
+    group is returned, for options a command adds to the choice.
+    """
     src = p.add_mutually_exclusive_group()
-    src.add_argument("--seed", help="seeded deal (integer 0..2**64-1)")
+    src.add_argument("--seed", help=f"seeded deal (integer 0..2**64-1); default: {no_deal}")
     src.add_argument("--deck", help='explicit order, top first: "KS 7D 5H 9C ..." (all 44 cards)')
-    src.add_argument("--daily", metavar="YYYY-MM-DD", help="the daily dungeon of that date")
-    src.add_argument("--state", help="a position in the text form of State.to_text() "
-                     "(its variant is the one the text names)")
-    add_seeds_option(src, seeds_help)
+    if daily_today:
+        # Resolved when the parser is made, so the date can be named in what is printed.
+        src.add_argument("--daily", metavar="YYYY-MM-DD", nargs="?",
+                         const=dt.date.today().isoformat(),
+                         help="the daily dungeon of a date (default: today)")
+    else:
+        src.add_argument("--daily", metavar="YYYY-MM-DD", help="the daily dungeon of that date")
+    if state:
+        src.add_argument("--state", help="a position in the text form of State.to_text() "
+                         "(its variant is the one the text names)")
+    else:
+        p.set_defaults(state=None)  # deal_from reads it
+    if seeds_help is not None:
+        add_seeds_option(src, seeds_help)
+    return src
 
 
 def add_variant_options(p: argparse.ArgumentParser, texts_name_theirs: bool = False) -> None:
@@ -188,10 +222,12 @@ def check_agrees(args: argparse.Namespace, variant: sc.Variant, what: str) -> No
 
 @dataclass(frozen=True)
 class Deal:
-    """The deal (or position) the options name; ``seed`` when it is a seeded deal."""
+    """The deal (or position) the options name; ``seed`` when it is a seeded deal, and
+    ``where``, a few words naming it for people (``seed 7``, ``given deck``, ...)."""
 
     start: sc.State
     seed: int | None
+    where: str
 
     @property
     def game(self) -> sc.State | int:
@@ -206,8 +242,8 @@ def _seed(text: str) -> int:
         raise sc.SeedError(f"seed {text!r} is not an integer") from None
 
 
-def deal_from(args: argparse.Namespace) -> Deal:
-    """The deal of ``--seed/--deck/--daily/--state`` (seed 0 when none is given).
+def deal_from(args: argparse.Namespace, default_seed: int = 0) -> Deal:
+    """The deal of ``--seed/--deck/--daily/--state`` (``default_seed`` when none is given).
 
     A ``--state`` text names its own variant; ``--variant``/``--weapon-rule``
     may repeat it but not contradict it.
@@ -215,15 +251,17 @@ def deal_from(args: argparse.Namespace) -> Deal:
     if args.state is not None:
         start = sc.parse_state(args.state)
         check_agrees(args, start.variant, "the --state position")
-        return Deal(start, None)
+        return Deal(start, None, "given position")
     variant = variant_from(args)
     if args.deck is not None:
-        return Deal(sc.new_game(deck=args.deck, variant=variant), None)
+        return Deal(sc.new_game(deck=args.deck, variant=variant), None, "given deck")
     if args.daily is not None:
         seed = sc.daily_seed(args.daily)
+        where = f"daily dungeon {args.daily} (seed {seed})"
     else:
-        seed = _seed(args.seed if args.seed is not None else "0")
-    return Deal(sc.new_game(seed=seed, variant=variant), seed)
+        seed = _seed(args.seed) if args.seed is not None else default_seed
+        where = f"seed {seed}"
+    return Deal(sc.new_game(seed=seed, variant=variant), seed, where)
 
 
 def table_mib_from(args: argparse.Namespace) -> int:

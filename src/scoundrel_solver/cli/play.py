@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import datetime as dt
 import os
 import random
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, NoReturn, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import scoundrel_core as sc
 
@@ -41,6 +40,16 @@ from ..play.render import (
     render_review,
 )
 from ..play.session import Session
+from .options import (
+    Interrupted,
+    Parser,
+    add_deal_options,
+    add_variant_options,
+    deal_from,
+    given,
+    refuse,
+    run_command,
+)
 
 if TYPE_CHECKING:  # the fair agent loads numba: only on the first hint
     from ..play.hints import Hints
@@ -52,62 +61,29 @@ REVIEW_SOLVE_SECONDS = 60.0
 """Cap on the exact solver in a review (classic deals take well under a second)."""
 
 
-class _BadInput(Exception):
-    """Bad command-line input: reported in one line, exit 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        # One line, not argparse's usage block: the usage is in --help.
-        raise _BadInput(message)
-
-
-def _parser() -> argparse.ArgumentParser:
-    p = _Parser(
+def _parser() -> Parser:
+    p = Parser(
         prog=PROG,
         description="Play a deal of Scoundrel in the terminal. 'hint' asks the fair agent "
         "(it sees only what you see); after the game a review compares your play with the "
         "fair agent and with the exact best score of the deal.",
     )
-    src = p.add_mutually_exclusive_group()
-    src.add_argument("--seed", help="seeded deal (integer 0..2**64-1); default: a random seed")
-    src.add_argument("--daily", nargs="?", const="", metavar="YYYY-MM-DD",
-                     help="the daily dungeon of a date (default: today)")
-    src.add_argument("--deck", help='explicit order, top first: "KS 7D 5H 9C ..." (all 44 cards)')
-    src.add_argument("--review", metavar="FILE",
-                     help="print the review of a saved game record and exit")
-    p.add_argument("--variant", default=None, help="classic (default), easy or hard")
-    p.add_argument("--weapon-rule", default=None, help="strict (default) or equal")
+    deal = add_deal_options(p, state=False, daily_today=True, no_deal="a random seed")
+    deal.add_argument("--review", metavar="FILE",
+                      help="print the review of a saved game record and exit")
+    add_variant_options(p)
     p.add_argument("--record", metavar="FILE",
                    help="write the game record to FILE when the game ends or you quit")
     return p
 
 
-def _fail(msg: str) -> int:
-    print(f"{PROG}: error: {msg}", file=sys.stderr)
-    return 2
-
-
 def _new_game(args: argparse.Namespace) -> tuple[Session, str]:
-    """The session to play and a few words naming the deal."""
-    variant = sc.get_variant(args.variant or "classic", args.weapon_rule)
-    if args.deck is not None:
-        start = sc.new_game(deck=args.deck, variant=variant)
-        return Session(start), f"given deck, {variant}"
-    if args.daily is not None:
-        date = args.daily or dt.date.today().isoformat()
-        seed = sc.daily_seed(date)
-        where = f"daily dungeon {date} (seed {seed}), {variant}"
-    elif args.seed is not None:
-        try:
-            seed = int(args.seed, 10)
-        except ValueError:
-            raise sc.SeedError(f"seed {args.seed!r} is not an integer") from None
-        where = f"seed {seed}, {variant}"
-    else:
-        seed = random.randrange(1_000_000)
-        where = f"seed {seed} (random; --seed {seed} deals it again), {variant}"
-    return Session(sc.new_game(seed=seed, variant=variant), seed), where
+    """The session to play and a few words naming the deal (a random seed when none is given)."""
+    chosen = any(given(args, dest) for dest in ("seed", "deck", "daily"))
+    seed = 0 if chosen else random.randrange(1_000_000)
+    deal = deal_from(args, default_seed=seed)
+    where = deal.where if chosen else f"seed {seed} (random; --seed {seed} deals it again)"
+    return Session(deal.start, deal.seed), f"{where}, {deal.start.variant}"
 
 
 def _colour_wanted(out: TextIO) -> bool:
@@ -170,12 +146,7 @@ class _Game:
         """Write the record if one was asked for; the words saying what happened."""
         if self.record_path is None:
             return "no record written (no --record)"
-        try:
-            self.game.record().save(self.record_path)
-        except OSError as err:
-            raise sc.RecordError(
-                f"cannot write record {self.record_path!r}: {err.strerror}"
-            ) from None
+        self.game.record().save(self.record_path)
         return f"record written to {self.record_path}"
 
     def hint(self) -> None:
@@ -197,10 +168,7 @@ class _Game:
             self.say(f"Took back {plural(n, 'action')}.")
             self.show()
         elif cmd.name == "save":
-            try:
-                g.record().save(cmd.arg)
-            except OSError as err:
-                raise sc.RecordError(f"cannot write {cmd.arg!r}: {err.strerror}") from None
+            g.record().save(cmd.arg)
             self.say(f"Saved the game so far ({plural(g.steps, 'action')}) to {cmd.arg}.")
         elif cmd.name == "action":
             a = g.read_action(cmd.arg)
@@ -246,23 +214,24 @@ def _warm_hints(game: Session) -> None:
     warm_up(game)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _review(path: str, pal: Palette, out: TextIO) -> int:
+    record = sc.GameRecord.load(path)
+    deal = f"seed {record.seed}" if record.seed is not None else "given deck"
+    print(f"Game record {path}: {plural(len(record.line), 'action')}, "
+          f"{record.variant}/{record.weapon_rule}, {deal}", file=out)
+    print("\n".join(_review_lines(record, pal)), file=out)
+    return 0
+
+
+def _main(argv: Sequence[str] | None) -> int:
     out = sys.stdout
     pal = Palette(colour=_colour_wanted(out))
-    try:
-        args = _parser().parse_args(argv)
-        if args.review is not None:
-            if args.record or args.variant or args.weapon_rule:
-                raise _BadInput("--review reads everything from the record; give no other option")
-            record = sc.GameRecord.load(args.review)
-            deal = f"seed {record.seed}" if record.seed is not None else "given deck"
-            print(f"Game record {args.review}: {plural(len(record.line), 'action')}, "
-                  f"{record.variant}/{record.weapon_rule}, {deal}", file=out)
-            print("\n".join(_review_lines(record, pal)), file=out)
-            return 0
-        game, where = _new_game(args)
-    except (_BadInput, ValueError) as err:
-        return _fail(str(err))
+    args = _parser().parse_args(argv)
+    if args.review is not None:
+        refuse(args, ["record", "variant", "weapon_rule"],
+               "to --review: it reads everything from the record; give no other option")
+        return _review(args.review, pal, out)
+    game, where = _new_game(args)
     loop = _Game(game, args.record, pal, out)
     loop.say(pal.bold(f"Scoundrel: {where}.") + " Type help for the commands.")
     if sys.stdin.isatty() and out.isatty():
@@ -278,11 +247,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             saved = loop.write_record()
         except sc.RecordError as err:
             saved = str(err)
-        print(f"{PROG}: interrupted after {plural(game.steps, 'action')}; {saved}",
-              file=sys.stderr)
-        return 130
-    except sc.RecordError as err:
-        return _fail(str(err))
+        raise Interrupted(saved, after=plural(game.steps, "action")) from None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run_command(PROG, lambda: _main(argv))
 
 
 if __name__ == "__main__":

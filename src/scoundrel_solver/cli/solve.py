@@ -69,10 +69,7 @@ def _solve_one(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_json()))
         return 0
-    where = f"seed {result.seed}" if result.seed is not None else "given deck"
-    if args.daily:
-        where = f"daily dungeon {args.daily} (seed {result.seed})"
-    print_solve(result, where)
+    print_solve(result, deal.where)
     return 0
 
 
