@@ -1,0 +1,177 @@
+"""One game of Scoundrel as a gymnasium environment, over the library's rules.
+
+The environment keeps the true :class:`~scoundrel_core.State` (to play the
+rules) and the player's :class:`~scoundrel_core.InfoState` (updated with
+:func:`~scoundrel_core.observe`); observations and masks are built from the
+information state only, so no policy can learn the dungeon order.
+
+>>> import gymnasium
+>>> import scoundrel_core.env
+>>> env = gymnasium.make("scoundrel_core.env:Scoundrel-v0", variant="hard")
+>>> obs, info = env.reset(seed=0)
+>>> int(obs[4]), int(info["action_mask"].sum()), info["deal_seed"]
+(20, 6, 0)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import gymnasium as gym
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from ..actions import ACTIONS, NUM_ACTIONS
+from ..deal import MAX_SEED
+from ..errors import IllegalActionError, ScoundrelError
+from ..info import InfoState, observe
+from ..rules import apply, legal_action_mask, new_game
+from ..state import State
+from ..variants import Variant, get_variant
+from .observation import OBS_HIGH, OBS_LOW, WORST_SCORE, encode
+
+__all__ = ["ILLEGAL_ACTION_MODES", "ScoundrelEnv", "check_options", "room_text"]
+
+ILLEGAL_ACTION_MODES: Final = ("loss", "raise")
+
+ObsArray = npt.NDArray[np.int8]
+
+
+def check_options(render_mode: str | None, illegal_action: str, modes: list[str]) -> None:
+    """Reject an unknown render mode or illegal-action mode, naming it."""
+    if render_mode is not None and render_mode not in modes:
+        raise ScoundrelError(f"render_mode {render_mode!r} is not one of {modes}")
+    if illegal_action not in ILLEGAL_ACTION_MODES:
+        raise ScoundrelError(
+            f"illegal_action {illegal_action!r} is not one of {list(ILLEGAL_ACTION_MODES)}"
+        )
+
+
+def room_text(info: InfoState) -> str:
+    """The room, health and weapon of a position, as one line of text."""
+    weapon = f"{info.weapon_value}D" if info.weapon_value else "-"
+    if info.weapon_value and info.last_kill:
+        weapon += f" (last kill {info.last_kill})"
+    room = " ".join(map(str, info.room)) or "-"
+    end = "" if not info.is_over else f" | over, score {info.score}"
+    return (
+        f"room [{room}] | health {info.health} | weapon {weapon} | dungeon "
+        f"{info.dungeon_size} ({len(info.unseen)} unseen, {len(info.bottom)} fled){end}"
+    )
+
+
+class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
+    """A single game: ``Discrete(89)`` actions, the observation of :mod:`.observation`.
+
+    Rewards are sparse: 0 on every step but the last, which pays the final
+    score, so an episode's return is the game's score. An illegal action ends
+    the episode with the reward :data:`~.observation.WORST_SCORE` (-188, the
+    worst score of any game) and ``info["illegal_action"] = True``, or raises
+    :class:`~scoundrel_core.IllegalActionError` with ``illegal_action="raise"``.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
+
+    def __init__(
+        self,
+        variant: str | Variant = "classic",
+        weapon_rule: str | None = None,
+        render_mode: str | None = None,
+        illegal_action: str = "loss",
+    ) -> None:
+        check_options(render_mode, illegal_action, self.metadata["render_modes"])
+        self.variant = get_variant(variant, weapon_rule)
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = spaces.Box(OBS_LOW, OBS_HIGH, dtype=np.int8)
+        self._state: State | None = None
+        self._info: InfoState | None = None
+        self._mask = np.zeros(NUM_ACTIONS, np.bool_)
+        self._ended = True
+
+    # -- the gymnasium API ----------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsArray, dict[str, Any]]:
+        """Deal seed ``seed``, an explicit ``options["deck"]``, or a seed drawn from
+        ``np_random``; ``info["deal_seed"]`` is the seed dealt (None for a deck)."""
+        deck = (options or {}).get("deck")
+        if deck is not None:
+            state = new_game(deck=deck, variant=self.variant)
+            deal_seed: int | None = None
+        else:
+            if seed is None:
+                # np_random is seeded by the last reset(seed=...), so the deals that
+                # follow are reproducible too.
+                deal_seed = int(self.np_random.integers(0, MAX_SEED, dtype=np.uint64, endpoint=True))
+            else:
+                deal_seed = seed
+            state = new_game(seed=deal_seed, variant=self.variant)
+        super().reset(seed=seed)
+        self._state = state
+        self._info = InfoState.initial(state)
+        self._mask = legal_action_mask(self._info)
+        self._ended = False
+        return encode(self._info), {
+            "action_mask": self._mask.copy(),
+            "deal_seed": deal_seed,
+            "illegal_action": False,
+        }
+
+    def step(self, action: int | np.integer[Any]) -> tuple[
+        ObsArray, float, bool, bool, dict[str, Any]
+    ]:
+        if self._state is None or self._info is None:
+            raise ScoundrelError("step() before reset(): call reset() first")
+        if self._ended:
+            raise ScoundrelError("step() after the episode ended: call reset() first")
+        a = int(action)
+        if not (0 <= a < NUM_ACTIONS and self._mask[a]):
+            return self._illegal(a)
+        act = ACTIONS[a]
+        self._state = apply(self._state, act)
+        self._info = observe(self._info, act, self._state)
+        over = self._info.is_over
+        reward = float(self._info.score) if over and self._info.score is not None else 0.0
+        self._mask = legal_action_mask(self._info)
+        self._ended = over
+        return encode(self._info), reward, over, False, {
+            "action_mask": self._mask.copy(),
+            "illegal_action": False,
+        }
+
+    def _illegal(self, a: int) -> tuple[ObsArray, float, bool, bool, dict[str, Any]]:
+        assert self._info is not None
+        if self.illegal_action == "raise":
+            name = str(ACTIONS[a]) if 0 <= a < NUM_ACTIONS else "not an action"
+            raise IllegalActionError(
+                f"illegal action {a} ({name}) in {self._info.to_text()}"
+            )
+        # Rewards before the last step are 0, so this reward is the whole return.
+        self._ended = True
+        self._mask = np.zeros(NUM_ACTIONS, np.bool_)
+        return encode(self._info), float(WORST_SCORE), True, False, {
+            "action_mask": self._mask.copy(),
+            "illegal_action": True,
+        }
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions now (all false once the episode has ended)."""
+        return self._mask.copy()
+
+    def render(self) -> str | None:  # type: ignore[override]
+        if self.render_mode != "ansi" or self._info is None:
+            return None
+        return room_text(self._info)
+
+    # -- for agents and tests -----------------------------------------------------------
+
+    @property
+    def info_state(self) -> InfoState:
+        """The player's information state (what the observation encodes)."""
+        if self._info is None:
+            raise ScoundrelError("no game yet: call reset() first")
+        return self._info
