@@ -304,21 +304,20 @@ def step_all(
             continue
         a = np.int64(actions[i])
         steps[i] += 1
-        if a < 0 or a >= NUM_ACTIONS or not mask[i, a]:
-            _clear_mask(i, obs, mask)
+        legal = a >= 0 and a < NUM_ACTIONS and mask[i, a]
+        _clear_mask(i, obs, mask)
+        if not legal:
             illegal[i] = True
             terminated[i] = True
             reward[i] = worst
-            pending[i] = True
-            continue
-        _clear_mask(i, obs, mask)
-        score = _apply(i, a, obs, ring, head)
-        if obs[i, OVER]:
-            reward[i] = score
-            terminated[i] = True
-            pending[i] = True
-            continue
-        _set_mask(i, obs, mask)
+        else:
+            score = _apply(i, a, obs, ring, head)
+            if obs[i, OVER]:
+                reward[i] = score
+                terminated[i] = True
+            else:
+                _set_mask(i, obs, mask)
+        # Like gymnasium's TimeLimit: the last allowed step is truncated, ended or not.
         if max_steps > 0 and steps[i] >= max_steps:
             truncated[i] = True
-            pending[i] = True
+        pending[i] = terminated[i] or truncated[i]

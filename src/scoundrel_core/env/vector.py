@@ -8,8 +8,10 @@ game ignores its action and starts a new deal, returning the new first
 observation with reward 0 and neither flag set.
 
 Seeds: ``reset(seed=N)`` deals seeds N, N+1, ..., N+num_envs-1 (gymnasium's
-convention for vector seeds), and seeds the generator that draws the deal
-seeds of later games; ``info["deal_seed"]`` always holds each game's seed.
+convention for vector seeds) and seeds the generator (``np_random``, with N)
+that draws the deal seeds of later games; a list of seeds deals them, None
+entries drawn (the first seed given seeds the generator). ``info["deal_seed"]``
+always holds each game's seed.
 
 >>> import gymnasium
 >>> import scoundrel_core.env
@@ -117,13 +119,15 @@ class ScoundrelVectorEnv(VectorEnv[npt.NDArray[np.int8], npt.NDArray[np.int64], 
             if len(seed) != n:
                 raise ScoundrelError(f"{len(seed)} seeds for {n} environments")
             wanted: list[int | None] = [None if s is None else check_seed(s) for s in seed]
-            self._np_random, self._np_random_seed = seeding.np_random(None)
+            given = [s for s in wanted if s is not None]
+            if given:
+                self._np_random, self._np_random_seed = seeding.np_random(given[0])
         else:
             if seed is not None:
                 check_seed(seed)
                 check_seed(seed + n - 1)
+                self._np_random, self._np_random_seed = seeding.np_random(seed)
             wanted = [None if seed is None else seed + i for i in range(n)]
-            self._np_random, self._np_random_seed = seeding.np_random(seed)
         seeds = self._draw_seeds(n)
         for i, s in enumerate(wanted):
             if s is not None:
