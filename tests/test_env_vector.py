@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import scoundrel_core as sc
-from scoundrel_core.env import ScoundrelEnv, ScoundrelVectorEnv, decode
+from scoundrel_core.env import ScoundrelEnv, ScoundrelVectorEnv, decode, random_legal_actions
 from scoundrel_core.env import _vector_kernel as K
 from scoundrel_core.env.observation import WORST_SCORE
 
@@ -175,3 +175,15 @@ def test_vector_games_end_and_restart_with_next_step_autoreset() -> None:
         finished += int(terminated.sum())
         ended = terminated | truncated
     assert finished > 64
+
+
+def test_random_legal_actions_are_legal_and_uniform() -> None:
+    rng = np.random.default_rng(1)
+    mask = np.zeros((3, sc.NUM_ACTIONS), np.bool_)
+    mask[0, [2, 5, 88]] = True
+    mask[2, [0]] = True
+    picks = np.array([random_legal_actions(mask, rng) for _ in range(3000)])
+    assert set(picks[:, 0]) == {2, 5, 88} and set(picks[:, 1]) == {0} and set(picks[:, 2]) == {0}
+    share = [np.mean(picks[:, 0] == a) for a in (2, 5, 88)]
+    assert all(abs(x - 1 / 3) < 0.05 for x in share)
+    assert list(random_legal_actions(np.zeros((2, 89), np.bool_), rng)) == [0, 0]

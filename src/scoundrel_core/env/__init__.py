@@ -24,7 +24,7 @@ from gymnasium.envs.registration import register, registry
 
 from .observation import OBS_SIZE, WORST_SCORE, decode, encode
 from .scalar import ScoundrelEnv
-from .vector import ScoundrelVectorEnv
+from .vector import ScoundrelVectorEnv, random_legal_actions
 
 __all__ = [
     "ENV_ID",
@@ -34,6 +34,7 @@ __all__ = [
     "ScoundrelVectorEnv",
     "decode",
     "encode",
+    "random_legal_actions",
 ]
 
 ENV_ID = "Scoundrel-v0"

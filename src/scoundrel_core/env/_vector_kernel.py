@@ -276,6 +276,33 @@ def first_illegal(actions: np.ndarray, mask: np.ndarray, pending: np.ndarray) ->
 
 
 @nb.njit(cache=True)
+def _step_one(
+    i: int, a: int, obs: np.ndarray, mask: np.ndarray, ring: np.ndarray, head: np.ndarray,
+    steps: np.ndarray, pending: np.ndarray, reward: np.ndarray, terminated: np.ndarray,
+    truncated: np.ndarray, illegal: np.ndarray, max_steps: int, worst: float,
+) -> None:
+    """Play action ``a`` in game ``i`` (which is not waiting for a reset)."""
+    steps[i] += 1
+    legal = a >= 0 and a < NUM_ACTIONS and mask[i, a]
+    _clear_mask(i, obs, mask)
+    if not legal:
+        illegal[i] = True
+        terminated[i] = True
+        reward[i] = worst
+    else:
+        score = _apply(i, a, obs, ring, head)
+        if obs[i, OVER]:
+            reward[i] = score
+            terminated[i] = True
+        else:
+            _set_mask(i, obs, mask)
+    # Like gymnasium's TimeLimit: the last allowed step is truncated, ended or not.
+    if max_steps > 0 and steps[i] >= max_steps:
+        truncated[i] = True
+    pending[i] = terminated[i] or truncated[i]
+
+
+@nb.njit(cache=True)
 def step_all(
     actions: np.ndarray, obs: np.ndarray, mask: np.ndarray, ring: np.ndarray,
     head: np.ndarray, steps: np.ndarray, pending: np.ndarray, reset_seeds: np.ndarray,
@@ -301,23 +328,6 @@ def step_all(
             _reset_one(i, reset_seeds[i], obs, mask, ring, head, flee_rule, equal, deck)
             steps[i] = 0
             pending[i] = False
-            continue
-        a = np.int64(actions[i])
-        steps[i] += 1
-        legal = a >= 0 and a < NUM_ACTIONS and mask[i, a]
-        _clear_mask(i, obs, mask)
-        if not legal:
-            illegal[i] = True
-            terminated[i] = True
-            reward[i] = worst
         else:
-            score = _apply(i, a, obs, ring, head)
-            if obs[i, OVER]:
-                reward[i] = score
-                terminated[i] = True
-            else:
-                _set_mask(i, obs, mask)
-        # Like gymnasium's TimeLimit: the last allowed step is truncated, ended or not.
-        if max_steps > 0 and steps[i] >= max_steps:
-            truncated[i] = True
-        pending[i] = terminated[i] or truncated[i]
+            _step_one(i, np.int64(actions[i]), obs, mask, ring, head, steps, pending, reward,
+                      terminated, truncated, illegal, max_steps, worst)

@@ -76,6 +76,7 @@ __all__ = [
     "WEAPON",
     "WEAPON_RULE",
     "WORST_SCORE",
+    "Encoder",
     "decode",
     "encode",
 ]
@@ -125,8 +126,9 @@ every variant and weapon rule, reached by fighting barehanded from the first
 room without drinking.
 """
 
-# Per card id, as plain tuples (read in the hot path of the scalar env).
-_ID1: Final = tuple(range(1, DECK_SIZE + 1))
+# Plain tuples and dicts for the hot path of the scalar env.
+_TYPE_SLOT: Final = tuple(TYPES0 + t for t in CARD_TYPE)
+_FLEE_CODE: Final = {name: i for i, name in enumerate(FLEE_RULES)}
 _TYPE_COUNT0: Final = np.bincount(np.array(CARD_TYPE), minlength=NUM_TYPES).astype(OBS_DTYPE)
 
 
@@ -156,29 +158,56 @@ def variant_slots(v: Variant) -> tuple[int, int]:
     return FLEE_RULES.index(v.name), WEAPON_RULES.index(v.weapon_rule)
 
 
-def encode(info: InfoState, out: npt.NDArray[np.int8] | None = None) -> npt.NDArray[np.int8]:
-    """The observation of an information state (into ``out`` if given)."""
-    obs = np.zeros(OBS_SIZE, OBS_DTYPE) if out is None else out
-    if out is not None:
-        obs[:] = 0
-    for i, c in enumerate(info.room):
-        obs[i] = _ID1[c.id]
-    obs[HEALTH] = info.health
-    obs[WEAPON] = info.weapon_value
-    obs[LAST_KILL] = info.last_kill
-    obs[POTION_USED] = info.potion_used
-    obs[RESOLVED] = info.resolved_in_room
-    obs[FLED] = info.fled_last
-    obs[OVER] = info.is_over
-    obs[FLEE_RULE], obs[WEAPON_RULE] = variant_slots(info.variant)
-    obs[UNSEEN] = len(info.unseen)
-    obs[BOTTOM_SIZE] = len(info.bottom)
-    if info.unseen:
-        types = [CARD_TYPE[c.id] for c in info.unseen]
-        obs[UNSEEN_BY_TYPE] = np.bincount(types, minlength=NUM_TYPES)
-    for i, c in enumerate(info.bottom):
-        obs[BOTTOM0 + i] = _ID1[c.id]
-    return obs
+def encode(info: InfoState) -> npt.NDArray[np.int8]:
+    """The observation of an information state."""
+    return Encoder()(info)
+
+
+class Encoder:
+    """:func:`encode` for a sequence of information states of one game, faster.
+
+    Along a game the unseen cards only shrink, so the counts by type are
+    updated by the cards that left the unseen set since the last call (the
+    whole set is counted again when it grew: a new game).
+    """
+
+    __slots__ = ("_counts", "_unseen")
+
+    def __init__(self) -> None:
+        self._unseen: frozenset[Card] = frozenset()
+        self._counts = [0] * OBS_SIZE
+
+    def __call__(self, info: InfoState) -> npt.NDArray[np.int8]:
+        unseen = info.unseen
+        counts = self._counts
+        if unseen <= self._unseen:
+            for c in self._unseen - unseen:
+                counts[_TYPE_SLOT[c.id]] -= 1
+        else:
+            counts = [0] * OBS_SIZE
+            for c in unseen:
+                counts[_TYPE_SLOT[c.id]] += 1
+        self._unseen, self._counts = unseen, counts
+        slots = counts.copy()  # zero outside the unseen-by-type slots
+        for i, c in enumerate(info.room):
+            slots[i] = c.id + 1
+        v = info.variant
+        slots[HEALTH : UNSEEN_BY_TYPE.start] = (
+            info.health,
+            info.weapon_value,
+            info.last_kill,
+            info.potion_used,
+            info.resolved_in_room,
+            info.fled_last,
+            info.is_over,
+            _FLEE_CODE[v.name],
+            v.equal_wear,
+            len(unseen),
+            len(info.bottom),
+        )
+        for i, c in enumerate(info.bottom):
+            slots[BOTTOM0 + i] = c.id + 1
+        return np.array(slots, OBS_DTYPE)
 
 
 def decode(obs: npt.ArrayLike) -> InfoState:

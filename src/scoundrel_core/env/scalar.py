@@ -22,16 +22,18 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from ..actions import ACTIONS, NUM_ACTIONS
-from ..deal import MAX_SEED
+from ..actions import ACTIONS, FLEE_ID, NUM_ACTIONS
+from ..cards import DECK_SIZE, FULL_DECK, Kind
+from ..deal import MAX_SEED, check_seed
 from ..errors import IllegalActionError, ScoundrelError
 from ..info import InfoState, observe
-from ..rules import apply, legal_action_mask, new_game
+from ..rules import _apply_legal, new_game
 from ..state import State
 from ..variants import Variant, get_variant
-from .observation import OBS_HIGH, OBS_LOW, WORST_SCORE, encode
+from ._vector_kernel import deal_into
+from .observation import OBS_HIGH, OBS_LOW, WORST_SCORE, Encoder
 
-__all__ = ["ILLEGAL_ACTION_MODES", "ScoundrelEnv", "check_options", "room_text"]
+__all__ = ["ILLEGAL_ACTION_MODES", "ScoundrelEnv", "check_options", "legal_mask", "room_text"]
 
 ILLEGAL_ACTION_MODES: Final = ("loss", "raise")
 
@@ -46,6 +48,27 @@ def check_options(render_mode: str | None, illegal_action: str, modes: list[str]
         raise ScoundrelError(
             f"illegal_action {illegal_action!r} is not one of {list(ILLEGAL_ACTION_MODES)}"
         )
+
+
+_NO_ACTIONS: Final = np.zeros(NUM_ACTIONS, np.bool_)
+
+
+def legal_mask(info: InfoState) -> npt.NDArray[np.bool_]:
+    """The legal actions of an information state as a mask (all false once over).
+
+    Same as :func:`scoundrel_core.legal_action_mask`, without building Action objects.
+    """
+    mask = _NO_ACTIONS.copy()
+    if info.is_over:
+        return mask
+    reach = info.weapon_reach
+    for c in info.room:
+        mask[2 * c.id] = True
+        if c.kind is Kind.MONSTER and c.value <= reach:
+            mask[2 * c.id + 1] = True
+    if info.can_flee():
+        mask[FLEE_ID] = True
+    return mask
 
 
 def room_text(info: InfoState) -> str:
@@ -90,6 +113,8 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
         self._info: InfoState | None = None
         self._mask = np.zeros(NUM_ACTIONS, np.bool_)
         self._ended = True
+        self._encode = Encoder()
+        self._deck = np.zeros(DECK_SIZE, np.int64)
 
     # -- the gymnasium API ----------------------------------------------------------
 
@@ -109,13 +134,16 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
                 deal_seed = int(self.np_random.integers(0, MAX_SEED, dtype=np.uint64, endpoint=True))
             else:
                 deal_seed = seed
-            state = new_game(seed=deal_seed, variant=self.variant)
+            check_seed(deal_seed)
+            # The kernel's deal (tested equal to scoundrel_core.deal) is 20x faster.
+            deal_into(np.uint64(deal_seed), self._deck)
+            state = new_game(deck=[FULL_DECK[i] for i in self._deck], variant=self.variant)
         super().reset(seed=seed)
         self._state = state
         self._info = InfoState.initial(state)
-        self._mask = legal_action_mask(self._info)
+        self._mask = legal_mask(self._info)
         self._ended = False
-        return encode(self._info), {
+        return self._encode(self._info), {
             "action_mask": self._mask.copy(),
             "deal_seed": deal_seed,
             "illegal_action": False,
@@ -131,14 +159,14 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
         a = int(action)
         if not (0 <= a < NUM_ACTIONS and self._mask[a]):
             return self._illegal(a)
-        act = ACTIONS[a]
-        self._state = apply(self._state, act)
-        self._info = observe(self._info, act, self._state)
+        # The mask is the legal actions, so the rules' own check is skipped.
+        self._state = _apply_legal(self._state, a)
+        self._info = observe(self._info, ACTIONS[a], self._state)
         over = self._info.is_over
         reward = float(self._info.score) if over and self._info.score is not None else 0.0
-        self._mask = legal_action_mask(self._info)
+        self._mask = legal_mask(self._info)
         self._ended = over
-        return encode(self._info), reward, over, False, {
+        return self._encode(self._info), reward, over, False, {
             "action_mask": self._mask.copy(),
             "illegal_action": False,
         }
@@ -153,7 +181,7 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
         # Rewards before the last step are 0, so this reward is the whole return.
         self._ended = True
         self._mask = np.zeros(NUM_ACTIONS, np.bool_)
-        return encode(self._info), float(WORST_SCORE), True, False, {
+        return self._encode(self._info), float(WORST_SCORE), True, False, {
             "action_mask": self._mask.copy(),
             "illegal_action": True,
         }

@@ -42,7 +42,7 @@ from . import _vector_kernel as K
 from .observation import OBS_HIGH, OBS_LOW, OBS_SIZE, WORST_SCORE, decode, variant_slots
 from .scalar import check_options, room_text
 
-__all__ = ["ScoundrelVectorEnv"]
+__all__ = ["ScoundrelVectorEnv", "random_legal_actions"]
 
 RING = K.RING_MASK + 1
 
@@ -194,3 +194,26 @@ class ScoundrelVectorEnv(VectorEnv[npt.NDArray[np.int8], npt.NDArray[np.int64], 
         if self.render_mode != "ansi" or not self._started:
             return None
         return tuple(room_text(decode(o)) for o in self._obs)
+
+
+def random_legal_actions(
+    mask: npt.NDArray[np.bool_], rng: np.random.Generator
+) -> npt.NDArray[np.int64]:
+    """A uniformly random legal action per row of an ``(N, NUM_ACTIONS)`` mask, in numpy.
+
+    A row without legal actions (a game that just ended) gets action 0, which
+    the next-step autoreset ignores.
+
+    >>> mask = np.zeros((2, 89), np.bool_)
+    >>> mask[0, [4, 9]] = True
+    >>> [int(a) for a in random_legal_actions(mask, np.random.default_rng(0))]
+    [9, 0]
+    """
+    legal = np.flatnonzero(mask)  # row * NUM_ACTIONS + action, row by row
+    if not len(legal):
+        return np.zeros(mask.shape[0], np.int64)
+    counts = np.count_nonzero(mask, axis=1)
+    starts = np.cumsum(counts) - counts
+    pick = starts + (rng.random(mask.shape[0]) * counts).astype(np.int64)
+    pick = np.minimum(pick, len(legal) - 1)
+    return np.where(counts > 0, legal[pick] % mask.shape[1], 0).astype(np.int64)
