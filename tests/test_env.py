@@ -38,7 +38,10 @@ def random_legal(mask: np.ndarray, rng: random.Random) -> int:
 
 
 def test_importing_the_library_does_not_import_gymnasium() -> None:
-    code = "import sys, scoundrel_core; print('gymnasium' in sys.modules, 'scoundrel_core.env' in sys.modules)"
+    code = (
+        "import sys, scoundrel_core; "
+        "print('gymnasium' in sys.modules, 'scoundrel_core.env' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
 
@@ -118,11 +121,11 @@ def test_worst_score_is_reached_by_dying_barehanded() -> None:
     monsters = [c for c in sc.FULL_DECK if c.is_monster]
     rest = [c for c in sc.FULL_DECK if not c.is_monster]
     env = ScoundrelEnv("hard")
-    obs, info = env.reset(options={"deck": sc.format_deck(monsters[::-1] + rest)})
+    _, info = env.reset(options={"deck": sc.format_deck(monsters[::-1] + rest)})
     total, done = 0.0, False
     while not done:
         a = int(np.flatnonzero(info["action_mask"])[0])  # 2 * id: barehanded
-        obs, reward, done, _, info = env.step(a)
+        _, reward, done, _, info = env.step(a)
         total += reward
     assert total == WORST_SCORE == -188
 

@@ -162,7 +162,7 @@ def test_vector_games_end_and_restart_with_next_step_autoreset() -> None:
     finished = 0
     ended = np.zeros(64, np.bool_)
     for _ in range(400):
-        actions = [int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in info["action_mask"]]
+        actions = random_legal_actions(info["action_mask"], rng)
         before = info["deal_seed"].copy()
         obs, reward, terminated, truncated, info = envs.step(actions)
         assert not truncated.any()

@@ -92,13 +92,13 @@ def _draw(i: int, obs: np.ndarray, ring: np.ndarray, head: np.ndarray) -> int:
     While unseen cards remain the top card is one of them; after that it is
     the first card of the known bottom.
     """
-    c = np.int64(ring[i, head[i]])
+    c = int(ring[i, head[i]])
     head[i] = (head[i] + 1) & RING_MASK
     if obs[i, UNSEEN] > 0:
         obs[i, UNSEEN] -= 1
         obs[i, TYPES0 + TYPE[c]] -= 1
     else:
-        nb_ = np.int64(obs[i, BOTTOM_SIZE])
+        nb_ = int(obs[i, BOTTOM_SIZE])
         for k in range(nb_ - 1):
             obs[i, BOTTOM0 + k] = obs[i, BOTTOM0 + k + 1]
         obs[i, BOTTOM0 + nb_ - 1] = 0
@@ -110,7 +110,7 @@ def _draw(i: int, obs: np.ndarray, ring: np.ndarray, head: np.ndarray) -> int:
 def _clear_mask(i: int, obs: np.ndarray, mask: np.ndarray) -> None:
     """Unset every action of game ``i`` (only room cards and flee are ever set)."""
     for k in range(4):
-        c = np.int64(obs[i, k]) - 1
+        c = int(obs[i, k]) - 1
         if c >= 0:
             mask[i, 2 * c] = False
             mask[i, 2 * c + 1] = False
@@ -122,19 +122,19 @@ def _set_mask(i: int, obs: np.ndarray, mask: np.ndarray) -> None:
     """Set the legal actions of game ``i`` from its information state."""
     if obs[i, OVER]:
         return
-    weapon = np.int64(obs[i, WEAPON])
-    last = np.int64(obs[i, LAST_KILL])
+    weapon = int(obs[i, WEAPON])
+    last = int(obs[i, LAST_KILL])
     reach = 0
     if weapon:
         reach = 14 if last == 0 else (last if obs[i, WEAPON_RULE] else last - 1)
     for k in range(4):
-        c = np.int64(obs[i, k]) - 1
+        c = int(obs[i, k]) - 1
         if c >= 0:
             mask[i, 2 * c] = True
             if KIND[c] == MONSTER and VALUE[c] <= reach:
                 mask[i, 2 * c + 1] = True
     rule = obs[i, FLEE_RULE]
-    dungeon = np.int64(obs[i, UNSEEN]) + np.int64(obs[i, BOTTOM_SIZE])
+    dungeon = int(obs[i, UNSEEN]) + int(obs[i, BOTTOM_SIZE])
     if (
         rule != HARD
         and obs[i, 3] != 0
@@ -173,13 +173,13 @@ def _monsters_left(i: int, obs: np.ndarray) -> int:
     """Monster values in the room and the dungeon, from the information state."""
     left = 0
     for k in range(4):
-        c = np.int64(obs[i, k]) - 1
+        c = int(obs[i, k]) - 1
         if c >= 0 and KIND[c] == MONSTER:
             left += VALUE[c]
     for t in range(13):
-        left += np.int64(obs[i, TYPES0 + t]) * TYPE_VALUE[t]
-    for k in range(np.int64(obs[i, BOTTOM_SIZE])):
-        c = np.int64(obs[i, BOTTOM0 + k]) - 1
+        left += int(obs[i, TYPES0 + t]) * TYPE_VALUE[t]
+    for k in range(int(obs[i, BOTTOM_SIZE])):
+        c = int(obs[i, BOTTOM0 + k]) - 1
         if KIND[c] == MONSTER:
             left += VALUE[c]
     return left
@@ -188,10 +188,10 @@ def _monsters_left(i: int, obs: np.ndarray) -> int:
 @nb.njit(cache=True)
 def _apply(i: int, a: int, obs: np.ndarray, ring: np.ndarray, head: np.ndarray) -> int:
     """Play legal action ``a`` in game ``i``; return the final score if it ends it, else 0."""
-    dungeon = np.int64(obs[i, UNSEEN]) + np.int64(obs[i, BOTTOM_SIZE])
+    dungeon = int(obs[i, UNSEEN]) + int(obs[i, BOTTOM_SIZE])
     if a == FLEE:
         # The room goes under the dungeon in room order; a new room comes off the top.
-        nb_ = np.int64(obs[i, BOTTOM_SIZE])
+        nb_ = int(obs[i, BOTTOM_SIZE])
         for k in range(4):
             ring[i, (head[i] + dungeon + k) & RING_MASK] = obs[i, k] - 1
             obs[i, BOTTOM0 + nb_ + k] = obs[i, k]
@@ -216,7 +216,7 @@ def _apply(i: int, a: int, obs: np.ndarray, ring: np.ndarray, head: np.ndarray) 
     nroom -= 1
     kind = KIND[cid]
     value = VALUE[cid]
-    health = np.int64(obs[i, HEALTH])
+    health = int(obs[i, HEALTH])
     potion_used = obs[i, POTION_USED]
     if kind == POTION:
         if not potion_used:
@@ -226,11 +226,11 @@ def _apply(i: int, a: int, obs: np.ndarray, ring: np.ndarray, head: np.ndarray) 
         obs[i, WEAPON] = value
         obs[i, LAST_KILL] = 0
     elif a & 1:
-        health -= max(0, value - np.int64(obs[i, WEAPON]))
+        health -= max(0, value - int(obs[i, WEAPON]))
         obs[i, LAST_KILL] = value
     else:
         health -= value
-    resolved = np.int64(obs[i, RESOLVED]) + 1
+    resolved = int(obs[i, RESOLVED]) + 1
     score = 0
     if health <= 0:
         obs[i, OVER] = 1
@@ -329,5 +329,5 @@ def step_all(
             steps[i] = 0
             pending[i] = False
         else:
-            _step_one(i, np.int64(actions[i]), obs, mask, ring, head, steps, pending, reward,
+            _step_one(i, int(actions[i]), obs, mask, ring, head, steps, pending, reward,
                       terminated, truncated, illegal, max_steps, worst)

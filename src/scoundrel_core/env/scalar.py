@@ -128,12 +128,12 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
             state = new_game(deck=deck, variant=self.variant)
             deal_seed: int | None = None
         else:
-            if seed is None:
-                # np_random is seeded by the last reset(seed=...), so the deals that
-                # follow are reproducible too.
-                deal_seed = int(self.np_random.integers(0, MAX_SEED, dtype=np.uint64, endpoint=True))
-            else:
-                deal_seed = seed
+            # Without a seed, np_random (seeded by the last reset(seed=...)) draws one,
+            # so the deals that follow a seeded reset are reproducible too.
+            rng = self.np_random
+            deal_seed = seed
+            if deal_seed is None:
+                deal_seed = int(rng.integers(0, MAX_SEED, dtype=np.uint64, endpoint=True))
             check_seed(deal_seed)
             # The kernel's deal (tested equal to scoundrel_core.deal) is 20x faster.
             deal_into(np.uint64(deal_seed), self._deck)
@@ -190,7 +190,7 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
         """The legal actions now (all false once the episode has ended)."""
         return self._mask.copy()
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode != "ansi" or self._info is None:
             return None
         return room_text(self._info)

@@ -77,7 +77,9 @@ class ScoundrelVectorEnv(VectorEnv[npt.NDArray[np.int8], npt.NDArray[np.int64], 
         if max_episode_steps is not None and (
             not isinstance(max_episode_steps, int) or max_episode_steps < 1
         ):
-            raise ScoundrelError(f"max_episode_steps {max_episode_steps!r} is not a positive integer")
+            raise ScoundrelError(
+                f"max_episode_steps {max_episode_steps!r} is not a positive integer"
+            )
         self.num_envs = num_envs
         self.variant = get_variant(variant, weapon_rule)
         self.render_mode = render_mode
