@@ -35,7 +35,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..actions import ACTIONS, NUM_ACTIONS
-from ..deal import MAX_SEED, check_seed
+from ..deal import check_seed
 from ..errors import IllegalActionError, ScoundrelError
 from ..variants import Variant, get_variant
 from . import _vector_kernel as K
@@ -107,7 +107,7 @@ class ScoundrelVectorEnv(VectorEnv[npt.NDArray[np.int8], npt.NDArray[np.int64], 
         self._started = False
 
     def _draw_seeds(self, k: int) -> npt.NDArray[np.uint64]:
-        return self.np_random.integers(0, MAX_SEED, size=k, dtype=np.uint64, endpoint=True)
+        return self.np_random.bit_generator.random_raw(size=k)
 
     def reset(
         self,
