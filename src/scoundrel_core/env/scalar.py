@@ -10,7 +10,7 @@ information state only, so no policy can learn the dungeon order.
 >>> env = gymnasium.make("scoundrel_core.env:Scoundrel-v0", variant="hard")
 >>> obs, info = env.reset(seed=0)
 >>> int(obs[4]), int(info["action_mask"].sum()), info["deal_seed"]
-(20, 6, 0)
+(20, 4, 0)
 """
 
 from __future__ import annotations
