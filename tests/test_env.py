@@ -83,6 +83,8 @@ def test_reset_with_an_explicit_deck() -> None:
     assert [sc.card(int(i) - 1) for i in obs[:4]] == list(sc.parse_deck(deck)[:4])
     with pytest.raises(sc.DeckError, match="deck has 2 cards"):
         ScoundrelEnv().reset(options={"deck": "KS 7D"})
+    with pytest.raises(sc.ScoundrelError, match="'decks'"):
+        ScoundrelEnv().reset(options={"decks": deck})
 
 
 @settings(max_examples=40, deadline=None)

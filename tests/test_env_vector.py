@@ -65,6 +65,8 @@ def test_reset_seeds_lists_and_draws() -> None:
         envs.reset(seed=2**64 - 2)  # the third game would need seed 2**64
     with pytest.raises(sc.ScoundrelError, match="2 seeds for 3"):
         envs.reset(seed=[1, 2])
+    with pytest.raises(sc.ScoundrelError, match="'deck'"):
+        envs.reset(options={"deck": "KS"})
 
 
 def test_bad_arguments_are_named() -> None:

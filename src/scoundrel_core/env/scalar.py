@@ -123,6 +123,9 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
     ) -> tuple[ObsArray, dict[str, Any]]:
         """Deal seed ``seed``, an explicit ``options["deck"]``, or a seed drawn from
         ``np_random``; ``info["deal_seed"]`` is the seed dealt (None for a deck)."""
+        unknown = sorted(set(options or {}) - {"deck"})
+        if unknown:
+            raise ScoundrelError(f"unknown reset options {unknown}; known: ['deck']")
         deck = (options or {}).get("deck")
         if deck is not None:
             cards = parse_deck(deck)

@@ -116,6 +116,11 @@ class ScoundrelVectorEnv(VectorEnv[npt.NDArray[np.int8], npt.NDArray[np.int64], 
         options: dict[str, Any] | None = None,
     ) -> tuple[npt.NDArray[np.int8], dict[str, Any]]:
         """Deal every game afresh (see the module docstring for the seeds)."""
+        if options:
+            raise ScoundrelError(
+                f"the vector env takes no reset options, got {sorted(options)}"
+                " (explicit decks: use the scalar env)"
+            )
         n = self.num_envs
         if isinstance(seed, Sequence):
             if len(seed) != n:
