@@ -193,7 +193,7 @@ class Encoder:
             slots[i] = c.id + 1
         v = info.variant
         slots[HEALTH : UNSEEN_BY_TYPE.start] = (
-            info.health,
+            info.health & 0xFF,  # two's complement byte: int8 reads it back
             info.weapon_value,
             info.last_kill,
             info.potion_used,
@@ -207,7 +207,7 @@ class Encoder:
         )
         for i, c in enumerate(info.bottom):
             slots[BOTTOM0 + i] = c.id + 1
-        return np.array(slots, OBS_DTYPE)
+        return np.frombuffer(bytearray(slots), OBS_DTYPE)
 
 
 def decode(obs: npt.ArrayLike) -> InfoState:

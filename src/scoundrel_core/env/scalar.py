@@ -33,7 +33,7 @@ from ..variants import Variant, get_variant
 from ._vector_kernel import deal_into
 from .observation import OBS_HIGH, OBS_LOW, WORST_SCORE, Encoder
 
-__all__ = ["ILLEGAL_ACTION_MODES", "ScoundrelEnv", "check_options", "legal_mask", "room_text"]
+__all__ = ["ILLEGAL_ACTION_MODES", "ScoundrelEnv", "check_options", "legal_ids", "room_text"]
 
 ILLEGAL_ACTION_MODES: Final = ("loss", "raise")
 
@@ -53,21 +53,28 @@ def check_options(render_mode: str | None, illegal_action: str, modes: list[str]
 _NO_ACTIONS: Final = np.zeros(NUM_ACTIONS, np.bool_)
 
 
-def legal_mask(info: InfoState) -> npt.NDArray[np.bool_]:
-    """The legal actions of an information state as a mask (all false once over).
+def legal_ids(info: InfoState) -> list[int]:
+    """The legal actions of an information state as ints (none once over).
 
-    Same as :func:`scoundrel_core.legal_action_mask`, without building Action objects.
+    The same actions as :func:`scoundrel_core.legal_action_mask`, without
+    building Action objects.
     """
-    mask = _NO_ACTIONS.copy()
     if info.is_over:
-        return mask
+        return []
     reach = info.weapon_reach
+    ids = []
     for c in info.room:
-        mask[2 * c.id] = True
+        ids.append(2 * c.id)
         if c.kind is Kind.MONSTER and c.value <= reach:
-            mask[2 * c.id + 1] = True
+            ids.append(2 * c.id + 1)
     if info.can_flee():
-        mask[FLEE_ID] = True
+        ids.append(FLEE_ID)
+    return ids
+
+
+def mask_of(ids: list[int]) -> npt.NDArray[np.bool_]:
+    mask = _NO_ACTIONS.copy()
+    mask[ids] = True
     return mask
 
 
@@ -111,7 +118,8 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
         self.observation_space = spaces.Box(OBS_LOW, OBS_HIGH, dtype=np.int8)
         self._state: State | None = None
         self._info: InfoState | None = None
-        self._mask = np.zeros(NUM_ACTIONS, np.bool_)
+        self._mask = _NO_ACTIONS.copy()  # handed out: never read back
+        self._legal: frozenset[int] = frozenset()
         self._ended = True
         self._encode = Encoder()
         self._deck = np.zeros(DECK_SIZE, np.int64)
@@ -150,10 +158,10 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
             potion_used=False, resolved_in_room=0, fled_last=False,
             unseen=frozenset(dungeon), bottom=(),
         )
-        self._mask = legal_mask(self._info)
+        self._set_legal(legal_ids(self._info))
         self._ended = False
         return self._encode(self._info), {
-            "action_mask": self._mask.copy(),
+            "action_mask": self._mask,
             "deal_seed": deal_seed,
             "illegal_action": False,
         }
@@ -166,17 +174,17 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
         if self._ended:
             raise ScoundrelError("step() after the episode ended: call reset() first")
         a = int(action)
-        if not (0 <= a < NUM_ACTIONS and self._mask[a]):
+        if a not in self._legal:
             return self._illegal(a)
         # The mask is the legal actions, so the rules' own check is skipped.
         self._state = _apply_legal(self._state, a)
         self._info = observe(self._info, ACTIONS[a], self._state)
         over = self._info.is_over
         reward = float(self._info.score) if over and self._info.score is not None else 0.0
-        self._mask = legal_mask(self._info)
+        self._set_legal(legal_ids(self._info))
         self._ended = over
         return self._encode(self._info), reward, over, False, {
-            "action_mask": self._mask.copy(),
+            "action_mask": self._mask,
             "illegal_action": False,
         }
 
@@ -189,11 +197,17 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
             )
         # Rewards before the last step are 0, so this reward is the whole return.
         self._ended = True
-        self._mask = np.zeros(NUM_ACTIONS, np.bool_)
+        self._set_legal([])
         return self._encode(self._info), float(WORST_SCORE), True, False, {
-            "action_mask": self._mask.copy(),
+            "action_mask": self._mask,
             "illegal_action": True,
         }
+
+    def _set_legal(self, ids: list[int]) -> None:
+        # Legality is checked against the ids; the mask array is only handed out
+        # (a fresh one each step), so a caller writing into it changes nothing here.
+        self._legal = frozenset(ids)
+        self._mask = mask_of(ids)
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions now (all false once the episode has ended)."""
