@@ -4,9 +4,11 @@
     pytest benchmarks/bench_env.py          # the same loops under pytest-benchmark
 
 The vector env is timed for N = 1, 64 and 4096 games; its actions are chosen
-in numpy: one uniform draw per game, mapped to the k-th legal action of the
-mask. Two rows per N: the env step alone (actions chosen outside the timer)
-and env plus the numpy choice. The scalar env picks from its mask in Python.
+in numpy: one uniform draw per game, mapped to the k-th legal action. Three
+rows per N: the env step alone (actions chosen outside the timer), and step
+plus the numpy choice made from the ``(N, 89)`` mask (``random_legal_actions``)
+or from the ``(N, 9)`` lists of legal actions (``random_listed_actions``). The
+scalar env picks from its mask in Python.
 Each row runs for ``--seconds`` in batches of about 4096 game steps (200 for
 the scalar env, resets included) and reports the median batch rate, so that
 batches in which a shared machine preempted the process do not decide the
@@ -26,7 +28,12 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from scoundrel_core.env import ScoundrelEnv, ScoundrelVectorEnv, random_legal_actions
+from scoundrel_core.env import (
+    ScoundrelEnv,
+    ScoundrelVectorEnv,
+    random_legal_actions,
+    random_listed_actions,
+)
 
 VARIANT = "classic"
 
@@ -34,12 +41,15 @@ VARIANT = "classic"
 Clock = Callable[[], float]
 
 
-def vector_rates(n: int, seconds: float, with_choice: bool, clock: Clock) -> list[float]:
-    """Steps per second of batches of the vector env with ``n`` games (one rate per batch)."""
+def vector_rates(n: int, seconds: float, choice: str, clock: Clock) -> list[float]:
+    """Steps per second of batches of the vector env with ``n`` games (one rate per batch).
+
+    ``choice``: "" (time the step only), "mask" or "lists" (also time the numpy
+    choice, from ``info["action_mask"]`` or from ``info["legal_actions"]``).
+    """
     envs = ScoundrelVectorEnv(n, VARIANT)
     rng = np.random.default_rng(0)
     _, info = envs.reset(seed=0)
-    mask = info["action_mask"]
     calls = max(1, 4096 // n)  # a batch is about 4096 game steps
     rates: list[float] = []
     start = time.perf_counter()
@@ -47,12 +57,14 @@ def vector_rates(n: int, seconds: float, with_choice: bool, clock: Clock) -> lis
         spent = 0.0
         for _ in range(calls):
             t0 = clock()
-            actions = random_legal_actions(mask, rng)
+            if choice == "lists":
+                actions = random_listed_actions(info["legal_actions"], rng)
+            else:
+                actions = random_legal_actions(info["action_mask"], rng)
             t1 = clock()
             _, _, _, _, info = envs.step(actions)
             t2 = clock()
-            mask = info["action_mask"]
-            spent += (t2 - t0) if with_choice else (t2 - t1)
+            spent += (t2 - t0) if choice else (t2 - t1)
         rates.append(calls * n / spent)
     return rates
 
@@ -79,19 +91,20 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--seconds", type=float, default=5.0, help="seconds per row and clock")
     args = p.parse_args()
-    vector_rates(4, 0.05, True, time.perf_counter)  # compile (or load) the kernel first
+    vector_rates(4, 0.05, "mask", time.perf_counter)  # compile (or load) the kernel first
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"{'env':<36} {'steps/s (CPU time)':>19} {'steps/s (wall)':>15}")
+    print(f"{'env':<40} {'steps/s (CPU time)':>19} {'steps/s (wall)':>15}")
     rows: list[tuple[str, Callable[[Clock], list[float]]]] = []
+    what = {"": "step only", "mask": "step + choice from mask", "lists": "step + choice from lists"}
     for n in (1, 64, 4096):
-        for choice in (False, True):
-            name = f"vector N={n}, " + ("step + numpy choice" if choice else "step only")
+        for choice, label in what.items():
+            name = f"vector N={n}, {label}"
             rows.append((name, lambda c, n=n, ch=choice: vector_rates(n, args.seconds, ch, c)))
     rows.append(("scalar, step + Python choice", lambda c: scalar_rates(args.seconds, c)))
     for name, run in rows:
         cpu = statistics.median(run(time.process_time))
         wall = statistics.median(run(time.perf_counter))
-        print(f"{name:<36} {cpu:>19,.0f} {wall:>15,.0f}", flush=True)
+        print(f"{name:<40} {cpu:>19,.0f} {wall:>15,.0f}", flush=True)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
@@ -100,6 +113,7 @@ def main() -> None:
 
 @pytest.mark.parametrize("n", [1, 64, 4096])
 def test_bench_vector_step(benchmark: pytest.FixtureRequest, n: int) -> None:
+    """One step of ``n`` games, with the numpy choice from the mask."""
     envs = ScoundrelVectorEnv(n, VARIANT)
     rng = np.random.default_rng(0)
     _, info = envs.reset(seed=0)

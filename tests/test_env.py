@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import scoundrel_core as sc
-from scoundrel_core.env import ScoundrelEnv, decode, encode
+from scoundrel_core.env import MAX_LEGAL, ScoundrelEnv, decode, encode
 from scoundrel_core.env.observation import (
     BOTTOM,
     BOTTOM_SIZE,
@@ -103,6 +103,8 @@ def test_return_is_the_final_score_and_obs_is_the_info_state(
         assert env.observation_space.contains(obs)
         assert np.array_equal(obs, encode(know))
         assert np.array_equal(info["action_mask"], sc.legal_action_mask(s))
+        listed = [int(a) for a in sc.legal_actions(s)]
+        assert list(info["legal_actions"]) == listed + [-1] * (MAX_LEGAL - len(listed))
         a = random_legal(info["action_mask"], rng)
         obs, reward, terminated, truncated, info = env.step(a)
         s = sc.apply(s, a)

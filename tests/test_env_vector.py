@@ -11,7 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import scoundrel_core as sc
-from scoundrel_core.env import ScoundrelEnv, ScoundrelVectorEnv, decode, random_legal_actions
+from scoundrel_core.env import (
+    MAX_LEGAL,
+    ScoundrelEnv,
+    ScoundrelVectorEnv,
+    decode,
+    random_legal_actions,
+    random_listed_actions,
+)
 from scoundrel_core.env import _vector_kernel as K
 from scoundrel_core.env.observation import WORST_SCORE
 
@@ -149,6 +156,7 @@ def test_vector_env_matches_scalar_env_step_by_step(
                     assert returns[i] == env.unwrapped.info_state.score  # type: ignore[attr-defined]
             assert np.array_equal(o, obs[i])
             assert np.array_equal(inf["action_mask"], masks[i])
+            assert np.array_equal(inf["legal_actions"], info["legal_actions"][i])
             assert (r, te, tr, bad) == (
                 reward[i], terminated[i], truncated[i], info["illegal_action"][i]
             )
@@ -189,3 +197,14 @@ def test_random_legal_actions_are_legal_and_uniform() -> None:
     share = [np.mean(picks[:, 0] == a) for a in (2, 5, 88)]
     assert all(abs(x - 1 / 3) < 0.05 for x in share)
     assert list(random_legal_actions(np.zeros((2, 89), np.bool_), rng)) == [0, 0]
+
+
+def test_random_listed_actions_are_legal_and_uniform() -> None:
+    rng = np.random.default_rng(2)
+    legal = np.full((3, MAX_LEGAL), -1, np.int8)
+    legal[0, :3] = [2, 5, 88]
+    legal[2, 0] = 0
+    picks = np.array([random_listed_actions(legal, rng) for _ in range(3000)])
+    assert set(picks[:, 0]) == {2, 5, 88} and set(picks[:, 1]) == {0} and set(picks[:, 2]) == {0}
+    share = [np.mean(picks[:, 0] == a) for a in (2, 5, 88)]
+    assert all(abs(x - 1 / 3) < 0.05 for x in share)

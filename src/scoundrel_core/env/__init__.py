@@ -24,10 +24,16 @@ from gymnasium.envs.registration import register, registry
 
 from .observation import OBS_SIZE, WORST_SCORE, decode, encode
 from .scalar import ScoundrelEnv
-from .vector import ScoundrelVectorEnv, random_legal_actions
+from .vector import (
+    MAX_LEGAL,
+    ScoundrelVectorEnv,
+    random_legal_actions,
+    random_listed_actions,
+)
 
 __all__ = [
     "ENV_ID",
+    "MAX_LEGAL",
     "OBS_SIZE",
     "WORST_SCORE",
     "ScoundrelEnv",
@@ -35,6 +41,7 @@ __all__ = [
     "decode",
     "encode",
     "random_legal_actions",
+    "random_listed_actions",
 ]
 
 ENV_ID = "Scoundrel-v0"

@@ -10,7 +10,9 @@ Per game ``i``:
   ``easy`` can flee forever without running out of room). Its length is
   ``obs[i, UNSEEN] + obs[i, BOTTOM_SIZE]``. Only :func:`_draw` reads it, to
   turn the top card face up;
-- ``mask[i]`` (bool, 89) the legal actions, updated at the room's cards only.
+- ``mask[i]`` (bool, 89) the legal actions, updated at the room's cards only,
+  and ``legal[i]`` (int8, 9) the same actions as an ascending list, -1 after
+  the last (at most 8 for four room cards, and flee).
 
 Deals use the same SplitMix64 stream and Fisher-Yates shuffle as
 :func:`scoundrel_core.deal`, in unsigned 64-bit arithmetic, so seed N deals
@@ -44,6 +46,7 @@ from .observation import (
 RING_MASK = 63
 FLEE = 88
 NUM_ACTIONS = 89
+MAX_LEGAL = 9  # two actions per room card (monsters with a weapon), and flee
 MAX_HEALTH = 20
 DECK = 44
 MONSTER, WEAPON_KIND, POTION = int(Kind.MONSTER), int(Kind.WEAPON), int(Kind.POTION)
@@ -107,8 +110,9 @@ def _draw(i: int, obs: np.ndarray, ring: np.ndarray, head: np.ndarray) -> int:
 
 
 @nb.njit(cache=True)
-def _clear_mask(i: int, obs: np.ndarray, mask: np.ndarray) -> None:
+def _clear_mask(i: int, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray) -> None:
     """Unset every action of game ``i`` (only room cards and flee are ever set)."""
+    legal[i, :] = -1
     for k in range(4):
         c = int(obs[i, k]) - 1
         if c >= 0:
@@ -118,10 +122,12 @@ def _clear_mask(i: int, obs: np.ndarray, mask: np.ndarray) -> None:
 
 
 @nb.njit(cache=True)
-def _set_mask(i: int, obs: np.ndarray, mask: np.ndarray) -> None:
-    """Set the legal actions of game ``i`` from its information state."""
+def _set_mask(i: int, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray) -> None:
+    """Set the legal actions of game ``i`` from its information state, in the mask
+    and as an ascending list in ``legal[i]`` (-1 after the last)."""
     if obs[i, OVER]:
         return
+    n = 0
     weapon = int(obs[i, WEAPON])
     last = int(obs[i, LAST_KILL])
     reach = 0
@@ -131,8 +137,10 @@ def _set_mask(i: int, obs: np.ndarray, mask: np.ndarray) -> None:
         c = int(obs[i, k]) - 1
         if c >= 0:
             mask[i, 2 * c] = True
+            n = _insert(legal, i, n, 2 * c)
             if KIND[c] == MONSTER and VALUE[c] <= reach:
                 mask[i, 2 * c + 1] = True
+                n = _insert(legal, i, n, 2 * c + 1)
     rule = obs[i, FLEE_RULE]
     dungeon = int(obs[i, UNSEEN]) + int(obs[i, BOTTOM_SIZE])
     if (
@@ -143,15 +151,27 @@ def _set_mask(i: int, obs: np.ndarray, mask: np.ndarray) -> None:
         and (rule == EASY or obs[i, FLED] == 0)
     ):
         mask[i, FLEE] = True
+        legal[i, n] = FLEE  # the largest action: already in place
+
+
+@nb.njit(cache=True)
+def _insert(legal: np.ndarray, i: int, n: int, a: int) -> int:
+    """Insert ``a`` into the ascending first ``n`` entries of ``legal[i]``; the new length."""
+    k = n
+    while k > 0 and legal[i, k - 1] > a:
+        legal[i, k] = legal[i, k - 1]
+        k -= 1
+    legal[i, k] = a
+    return n + 1
 
 
 @nb.njit(cache=True)
 def _reset_one(
-    i: int, seed: np.uint64, obs: np.ndarray, mask: np.ndarray, ring: np.ndarray,
-    head: np.ndarray, flee_rule: int, equal: int, deck: np.ndarray,
+    i: int, seed: np.uint64, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray,
+    ring: np.ndarray, head: np.ndarray, flee_rule: int, equal: int, deck: np.ndarray,
 ) -> None:
     deal_into(seed, deck)
-    _clear_mask(i, obs, mask)
+    _clear_mask(i, obs, mask, legal)
     obs[i, :] = 0
     for k in range(DECK - 4):
         ring[i, k] = deck[4 + k]
@@ -165,7 +185,7 @@ def _reset_one(
     obs[i, FLEE_RULE] = flee_rule
     obs[i, WEAPON_RULE] = equal
     obs[i, UNSEEN] = DECK - 4
-    _set_mask(i, obs, mask)
+    _set_mask(i, obs, mask, legal)
 
 
 @nb.njit(cache=True)
@@ -254,13 +274,13 @@ def _apply(i: int, a: int, obs: np.ndarray, ring: np.ndarray, head: np.ndarray) 
 
 @nb.njit(cache=True)
 def reset_all(
-    seeds: np.ndarray, obs: np.ndarray, mask: np.ndarray, ring: np.ndarray, head: np.ndarray,
-    steps: np.ndarray, pending: np.ndarray, flee_rule: int, equal: int,
+    seeds: np.ndarray, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray, ring: np.ndarray,
+    head: np.ndarray, steps: np.ndarray, pending: np.ndarray, flee_rule: int, equal: int,
 ) -> None:
     """Deal seed ``seeds[i]`` to every game ``i``."""
     deck = np.empty(DECK, np.int64)
     for i in range(obs.shape[0]):
-        _reset_one(i, seeds[i], obs, mask, ring, head, flee_rule, equal, deck)
+        _reset_one(i, seeds[i], obs, mask, legal, ring, head, flee_rule, equal, deck)
         steps[i] = 0
         pending[i] = False
 
@@ -277,15 +297,16 @@ def first_illegal(actions: np.ndarray, mask: np.ndarray, pending: np.ndarray) ->
 
 @nb.njit(cache=True)
 def _step_one(
-    i: int, a: int, obs: np.ndarray, mask: np.ndarray, ring: np.ndarray, head: np.ndarray,
-    steps: np.ndarray, pending: np.ndarray, reward: np.ndarray, terminated: np.ndarray,
-    truncated: np.ndarray, illegal: np.ndarray, max_steps: int, worst: float,
+    i: int, a: int, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray, ring: np.ndarray,
+    head: np.ndarray, steps: np.ndarray, pending: np.ndarray, reward: np.ndarray,
+    terminated: np.ndarray, truncated: np.ndarray, illegal: np.ndarray, max_steps: int,
+    worst: float,
 ) -> None:
     """Play action ``a`` in game ``i`` (which is not waiting for a reset)."""
     steps[i] += 1
-    legal = a >= 0 and a < NUM_ACTIONS and mask[i, a]
-    _clear_mask(i, obs, mask)
-    if not legal:
+    allowed = a >= 0 and a < NUM_ACTIONS and mask[i, a]
+    _clear_mask(i, obs, mask, legal)
+    if not allowed:
         illegal[i] = True
         terminated[i] = True
         reward[i] = worst
@@ -295,7 +316,7 @@ def _step_one(
             reward[i] = score
             terminated[i] = True
         else:
-            _set_mask(i, obs, mask)
+            _set_mask(i, obs, mask, legal)
     # Like gymnasium's TimeLimit: the last allowed step is truncated, ended or not.
     if max_steps > 0 and steps[i] >= max_steps:
         truncated[i] = True
@@ -304,7 +325,7 @@ def _step_one(
 
 @nb.njit(cache=True)
 def step_all(
-    actions: np.ndarray, obs: np.ndarray, mask: np.ndarray, ring: np.ndarray,
+    actions: np.ndarray, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray, ring: np.ndarray,
     head: np.ndarray, steps: np.ndarray, pending: np.ndarray, reset_seeds: np.ndarray,
     seeds: np.ndarray, reward: np.ndarray, terminated: np.ndarray, truncated: np.ndarray,
     illegal: np.ndarray, flee_rule: int, equal: int, max_steps: int, worst: float,
@@ -325,9 +346,9 @@ def step_all(
         illegal[i] = False
         if pending[i]:
             seeds[i] = reset_seeds[i]
-            _reset_one(i, reset_seeds[i], obs, mask, ring, head, flee_rule, equal, deck)
+            _reset_one(i, reset_seeds[i], obs, mask, legal, ring, head, flee_rule, equal, deck)
             steps[i] = 0
             pending[i] = False
         else:
-            _step_one(i, int(actions[i]), obs, mask, ring, head, steps, pending, reward,
+            _step_one(i, int(actions[i]), obs, mask, legal, ring, head, steps, pending, reward,
                       terminated, truncated, illegal, max_steps, worst)

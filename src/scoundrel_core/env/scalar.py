@@ -30,7 +30,7 @@ from ..info import InfoState, observe
 from ..rules import ROOM_SIZE, _apply_legal
 from ..state import MAX_HEALTH, State
 from ..variants import Variant, get_variant
-from ._vector_kernel import deal_into
+from ._vector_kernel import MAX_LEGAL, deal_into
 from .observation import OBS_HIGH, OBS_LOW, WORST_SCORE, Encoder
 
 __all__ = ["ILLEGAL_ACTION_MODES", "ScoundrelEnv", "check_options", "legal_ids", "room_text"]
@@ -51,6 +51,7 @@ def check_options(render_mode: str | None, illegal_action: str, modes: list[str]
 
 
 _NO_ACTIONS: Final = np.zeros(NUM_ACTIONS, np.bool_)
+_NO_LIST: Final = np.full(MAX_LEGAL, -1, np.int8)
 
 
 def legal_ids(info: InfoState) -> list[int]:
@@ -76,6 +77,13 @@ def mask_of(ids: list[int]) -> npt.NDArray[np.bool_]:
     mask = _NO_ACTIONS.copy()
     mask[ids] = True
     return mask
+
+
+def listed(ids: list[int]) -> npt.NDArray[np.int8]:
+    """The ids ascending, padded with -1 to ``MAX_LEGAL`` entries."""
+    out = _NO_LIST.copy()
+    out[: len(ids)] = sorted(ids)
+    return out
 
 
 def room_text(info: InfoState) -> str:
@@ -120,6 +128,7 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
         self._info: InfoState | None = None
         self._mask = _NO_ACTIONS.copy()  # handed out: never read back
         self._legal: frozenset[int] = frozenset()
+        self._listed = _NO_LIST.copy()
         self._ended = True
         self._encode = Encoder()
         self._deck = np.zeros(DECK_SIZE, np.int64)
@@ -162,6 +171,7 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
         self._ended = False
         return self._encode(self._info), {
             "action_mask": self._mask,
+            "legal_actions": self._listed,
             "deal_seed": deal_seed,
             "illegal_action": False,
         }
@@ -185,6 +195,7 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
         self._ended = over
         return self._encode(self._info), reward, over, False, {
             "action_mask": self._mask,
+            "legal_actions": self._listed,
             "illegal_action": False,
         }
 
@@ -200,6 +211,7 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
         self._set_legal([])
         return self._encode(self._info), float(WORST_SCORE), True, False, {
             "action_mask": self._mask,
+            "legal_actions": self._listed,
             "illegal_action": True,
         }
 
@@ -208,6 +220,7 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
         # (a fresh one each step), so a caller writing into it changes nothing here.
         self._legal = frozenset(ids)
         self._mask = mask_of(ids)
+        self._listed = listed(ids)
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions now (all false once the episode has ended)."""

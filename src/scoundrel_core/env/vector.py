@@ -42,9 +42,15 @@ from . import _vector_kernel as K
 from .observation import OBS_HIGH, OBS_LOW, OBS_SIZE, WORST_SCORE, decode, variant_slots
 from .scalar import check_options, room_text
 
-__all__ = ["ScoundrelVectorEnv", "random_legal_actions"]
+__all__ = [
+    "MAX_LEGAL",
+    "ScoundrelVectorEnv",
+    "random_legal_actions",
+    "random_listed_actions",
+]
 
 RING = K.RING_MASK + 1
+MAX_LEGAL = K.MAX_LEGAL
 
 
 class ScoundrelVectorEnv(VectorEnv[npt.NDArray[np.int8], npt.NDArray[np.int64], Any]):
@@ -94,6 +100,7 @@ class ScoundrelVectorEnv(VectorEnv[npt.NDArray[np.int8], npt.NDArray[np.int64], 
         n = num_envs
         self._obs = np.zeros((n, OBS_SIZE), np.int8)
         self._mask = np.zeros((n, NUM_ACTIONS), np.bool_)
+        self._legal = np.full((n, MAX_LEGAL), -1, np.int8)
         self._ring = np.zeros((n, RING), np.int8)
         self._head = np.zeros(n, np.int64)
         self._steps = np.zeros(n, np.int64)
@@ -141,7 +148,7 @@ class ScoundrelVectorEnv(VectorEnv[npt.NDArray[np.int8], npt.NDArray[np.int64], 
                 seeds[i] = s
         self._seeds[:] = seeds
         K.reset_all(
-            self._seeds, self._obs, self._mask, self._ring, self._head, self._steps,
+            self._seeds, self._obs, self._mask, self._legal, self._ring, self._head, self._steps,
             self._pending, self._flee_rule, self._equal,
         )
         self._illegal[:] = False
@@ -169,10 +176,10 @@ class ScoundrelVectorEnv(VectorEnv[npt.NDArray[np.int8], npt.NDArray[np.int64], 
         if k:
             self._reset_seeds[self._pending] = self._draw_seeds(k)
         K.step_all(
-            a, self._obs, self._mask, self._ring, self._head, self._steps, self._pending,
-            self._reset_seeds, self._seeds, self._reward, self._terminated, self._truncated,
-            self._illegal, self._flee_rule, self._equal, self.max_episode_steps or 0,
-            float(WORST_SCORE),
+            a, self._obs, self._mask, self._legal, self._ring, self._head, self._steps,
+            self._pending, self._reset_seeds, self._seeds, self._reward, self._terminated,
+            self._truncated, self._illegal, self._flee_rule, self._equal,
+            self.max_episode_steps or 0, float(WORST_SCORE),
         )
         return (
             self._out(self._obs),
@@ -188,6 +195,7 @@ class ScoundrelVectorEnv(VectorEnv[npt.NDArray[np.int8], npt.NDArray[np.int64], 
     def _info(self) -> dict[str, Any]:
         return {
             "action_mask": self._out(self._mask),
+            "legal_actions": self._out(self._legal),
             "deal_seed": self._seeds.copy(),
             "illegal_action": self._illegal.copy(),
         }
@@ -224,3 +232,22 @@ def random_legal_actions(
     pick = starts + (rng.random(mask.shape[0]) * counts).astype(np.int64)
     pick = np.minimum(pick, len(legal) - 1)
     return np.where(counts > 0, legal[pick] % mask.shape[1], 0).astype(np.int64)
+
+
+def random_listed_actions(
+    legal_actions: npt.NDArray[np.int8], rng: np.random.Generator
+) -> npt.NDArray[np.int64]:
+    """A uniformly random legal action per game, from ``info["legal_actions"]``.
+
+    The same choice as :func:`random_legal_actions` from the lists of legal
+    actions (``(N, MAX_LEGAL)``, ascending, -1 after the last) instead of the
+    mask: about ten times less to read. A game without legal actions gets 0.
+
+    >>> legal = np.array([[4, 9, -1], [-1, -1, -1]], np.int8)
+    >>> [int(a) for a in random_listed_actions(legal, np.random.default_rng(0))]
+    [9, 0]
+    """
+    counts = np.count_nonzero(legal_actions >= 0, axis=1)
+    pick = (rng.random(len(legal_actions)) * counts).astype(np.int64)
+    chosen = np.take_along_axis(legal_actions, pick[:, None], axis=1)[:, 0].astype(np.int64)
+    return np.where(counts > 0, chosen, 0)
