@@ -20,7 +20,7 @@ from scoundrel_core.env import (
     random_listed_actions,
 )
 from scoundrel_core.env import _vector_kernel as K
-from scoundrel_core.env.observation import WORST_SCORE
+from scoundrel_core.env.observation import UNSEEN, WORST_SCORE
 
 ENV_ID = "scoundrel_core.env:Scoundrel-v0"
 RULES = [(v, w) for v in sc.FLEE_RULES for w in sc.WEAPON_RULES]
@@ -208,3 +208,30 @@ def test_random_listed_actions_are_legal_and_uniform() -> None:
     assert set(picks[:, 0]) == {2, 5, 88} and set(picks[:, 1]) == {0} and set(picks[:, 2]) == {0}
     share = [np.mean(picks[:, 0] == a) for a in (2, 5, 88)]
     assert all(abs(x - 1 / 3) < 0.05 for x in share)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rule=st.sampled_from(RULES), seed=seeds, pick=st.integers(0, 2**32), k=st.integers(0, 39)
+)
+def test_vector_games_that_agree_on_the_cards_seen_look_the_same(
+    rule: tuple[str, str], seed: int, pick: int, k: int
+) -> None:
+    """Two copies of a deal whose dungeons differ below the next ``k`` cards: every
+    observation, mask and reward is the same until a (k+1)-th card is drawn."""
+    rng = np.random.default_rng(pick)
+    envs = ScoundrelVectorEnv(2, *rule)
+    obs, info = envs.reset(seed=[seed, seed])
+    rest = envs._ring[1, k:40].copy()  # the hidden order, below the next k cards
+    rng.shuffle(rest)
+    envs._ring[1, k:40] = rest
+    while True:
+        action = int(random_legal_actions(info["action_mask"][:1], rng)[0])
+        obs, reward, terminated, _, info = envs.step([action, action])
+        if 40 - int(obs[0, UNSEEN]) > k:  # a card from the reshuffled part came up
+            break
+        assert np.array_equal(obs[0], obs[1]) and reward[0] == reward[1]
+        assert np.array_equal(info["action_mask"][0], info["action_mask"][1])
+        assert terminated[0] == terminated[1]
+        if terminated[0]:
+            break

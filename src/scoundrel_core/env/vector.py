@@ -11,7 +11,9 @@ Seeds: ``reset(seed=N)`` deals seeds N, N+1, ..., N+num_envs-1 (gymnasium's
 convention for vector seeds) and seeds the generator (``np_random``, with N)
 that draws the deal seeds of later games; a list of seeds deals them, None
 entries drawn (the first seed given seeds the generator). ``info["deal_seed"]``
-always holds each game's seed.
+always holds each game's seed; ``info["action_mask"]`` (N, 89) and
+``info["legal_actions"]`` (N, 9, ascending, -1 after the last) the legal
+actions of every game.
 
 >>> import gymnasium
 >>> import scoundrel_core.env
