@@ -160,15 +160,16 @@ def variant_slots(v: Variant) -> tuple[int, int]:
 
 def encode(info: InfoState) -> npt.NDArray[np.int8]:
     """The observation of an information state."""
-    return Encoder()(info)
+    return Encoder()(info, new_game=True)
 
 
 class Encoder:
-    """:func:`encode` for a sequence of information states of one game, faster.
+    """:func:`encode` for the information states of a game in order, faster.
 
     Along a game the unseen cards only shrink, so the counts by type are
-    updated by the cards that left the unseen set since the last call (the
-    whole set is counted again when it grew: a new game).
+    updated by the cards that left the unseen set since the last call, and
+    only when its size changed. Pass ``new_game=True`` for the first state of
+    a game (the whole set is counted).
     """
 
     __slots__ = ("_counts", "_unseen")
@@ -177,16 +178,16 @@ class Encoder:
         self._unseen: frozenset[Card] = frozenset()
         self._counts = [0] * OBS_SIZE
 
-    def __call__(self, info: InfoState) -> npt.NDArray[np.int8]:
+    def __call__(self, info: InfoState, new_game: bool = False) -> npt.NDArray[np.int8]:
         unseen = info.unseen
         counts = self._counts
-        if unseen <= self._unseen:
-            for c in self._unseen - unseen:
-                counts[_TYPE_SLOT[c.id]] -= 1
-        else:
+        if new_game:
             counts = [0] * OBS_SIZE
             for c in unseen:
                 counts[_TYPE_SLOT[c.id]] += 1
+        elif len(unseen) != len(self._unseen):
+            for c in self._unseen - unseen:
+                counts[_TYPE_SLOT[c.id]] -= 1
         self._unseen, self._counts = unseen, counts
         slots = counts.copy()  # zero outside the unseen-by-type slots
         for i, c in enumerate(info.room):

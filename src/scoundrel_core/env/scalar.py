@@ -74,9 +74,10 @@ def legal_ids(info: InfoState) -> list[int]:
 
 
 def mask_of(ids: list[int]) -> npt.NDArray[np.bool_]:
-    mask = _NO_ACTIONS.copy()
-    mask[ids] = True
-    return mask
+    mask = bytearray(NUM_ACTIONS)
+    for a in ids:
+        mask[a] = 1
+    return np.frombuffer(mask, np.bool_)
 
 
 def listed(ids: list[int]) -> npt.NDArray[np.int8]:
@@ -169,7 +170,7 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
         )
         self._set_legal(legal_ids(self._info))
         self._ended = False
-        return self._encode(self._info), {
+        return self._encode(self._info, new_game=True), {
             "action_mask": self._mask,
             "legal_actions": self._listed,
             "deal_seed": deal_seed,
