@@ -8,7 +8,8 @@ in numpy: one uniform draw per game, mapped to the k-th legal action. Three
 rows per N: the env step alone (actions chosen outside the timer), and step
 plus the numpy choice made from the ``(N, 89)`` mask (``random_legal_actions``)
 or from the ``(N, 9)`` lists of legal actions (``random_listed_actions``). The
-scalar env picks from its mask in Python.
+scalar env picks from its mask in Python. Two more rows time N = 4096 with
+``copy=False`` (the env hands out its live arrays instead of copies).
 Each row runs for ``--seconds`` in batches of about 4096 game steps (200 for
 the scalar env, resets included) and reports the median batch rate, so that
 batches in which a shared machine preempted the process do not decide the
@@ -41,13 +42,15 @@ VARIANT = "classic"
 Clock = Callable[[], float]
 
 
-def vector_rates(n: int, seconds: float, choice: str, clock: Clock) -> list[float]:
+def vector_rates(
+    n: int, seconds: float, choice: str, clock: Clock, copy: bool = True
+) -> list[float]:
     """Steps per second of batches of the vector env with ``n`` games (one rate per batch).
 
     ``choice``: "" (time the step only), "mask" or "lists" (also time the numpy
     choice, from ``info["action_mask"]`` or from ``info["legal_actions"]``).
     """
-    envs = ScoundrelVectorEnv(n, VARIANT)
+    envs = ScoundrelVectorEnv(n, VARIANT, copy=copy)
     rng = np.random.default_rng(0)
     _, info = envs.reset(seed=0)
     calls = max(1, 4096 // n)  # a batch is about 4096 game steps
@@ -93,18 +96,21 @@ def main() -> None:
     args = p.parse_args()
     vector_rates(4, 0.05, "mask", time.perf_counter)  # compile (or load) the kernel first
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"{'env':<40} {'steps/s (CPU time)':>19} {'steps/s (wall)':>15}")
+    print(f"{'env':<52} {'steps/s (CPU time)':>19} {'steps/s (wall)':>15}")
     rows: list[tuple[str, Callable[[Clock], list[float]]]] = []
     what = {"": "step only", "mask": "step + choice from mask", "lists": "step + choice from lists"}
     for n in (1, 64, 4096):
         for choice, label in what.items():
             name = f"vector N={n}, {label}"
             rows.append((name, lambda c, n=n, ch=choice: vector_rates(n, args.seconds, ch, c)))
+    for choice in ("", "lists"):
+        name = f"vector N=4096, {what[choice]}, copy=False"
+        rows.append((name, lambda c, ch=choice: vector_rates(4096, args.seconds, ch, c, False)))
     rows.append(("scalar, step + Python choice", lambda c: scalar_rates(args.seconds, c)))
     for name, run in rows:
         cpu = statistics.median(run(time.process_time))
         wall = statistics.median(run(time.perf_counter))
-        print(f"{name:<40} {cpu:>19,.0f} {wall:>15,.0f}", flush=True)
+        print(f"{name:<52} {cpu:>19,.0f} {wall:>15,.0f}", flush=True)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
