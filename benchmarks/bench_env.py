@@ -1,0 +1,151 @@
+"""Steps per second of the Scoundrel environments, driven by random legal actions.
+
+    /work/venv/bin/python benchmarks/bench_env.py [--seconds 5]
+    pytest benchmarks/bench_env.py          # the same loops under pytest-benchmark
+
+The vector env is timed for N = 1, 64 and 4096 games; its actions are chosen
+in numpy: one uniform draw per game, mapped to the k-th legal action. Three
+rows per N: the env step alone (actions chosen outside the timer), and step
+plus the numpy choice made from the ``(N, 89)`` mask (``random_legal_actions``)
+or from the ``(N, 9)`` lists of legal actions (``random_listed_actions``). The
+scalar env picks from its mask in Python. Two more rows time N = 4096 with
+``copy=False`` (the env hands out its live arrays instead of copies).
+Each row runs for ``--seconds`` in batches of about 4096 game steps (200 for
+the scalar env, resets included) and reports the median batch rate, so that
+batches in which a shared machine preempted the process do not decide the
+figure. It is timed twice: by the process's CPU time and by the wall clock;
+the load average is printed before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+from scoundrel_core.env import (
+    ScoundrelEnv,
+    ScoundrelVectorEnv,
+    random_legal_actions,
+    random_listed_actions,
+)
+
+VARIANT = "classic"
+
+
+Clock = Callable[[], float]
+
+
+def vector_rates(
+    n: int, seconds: float, choice: str, clock: Clock, copy: bool = True
+) -> list[float]:
+    """Steps per second of batches of the vector env with ``n`` games (one rate per batch).
+
+    ``choice``: "" (time the step only), "mask" or "lists" (also time the numpy
+    choice, from ``info["action_mask"]`` or from ``info["legal_actions"]``).
+    """
+    envs = ScoundrelVectorEnv(n, VARIANT, copy=copy)
+    rng = np.random.default_rng(0)
+    _, info = envs.reset(seed=0)
+    calls = max(1, 4096 // n)  # a batch is about 4096 game steps
+    rates: list[float] = []
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        spent = 0.0
+        for _ in range(calls):
+            t0 = clock()
+            if choice == "lists":
+                actions = random_listed_actions(info["legal_actions"], rng)
+            else:
+                actions = random_legal_actions(info["action_mask"], rng)
+            t1 = clock()
+            _, _, _, _, info = envs.step(actions)
+            t2 = clock()
+            spent += (t2 - t0) if choice else (t2 - t1)
+        rates.append(calls * n / spent)
+    return rates
+
+
+def scalar_rates(seconds: float, clock: Clock) -> list[float]:
+    """Steps per second of batches of 200 scalar steps (resets and action choice included)."""
+    env = ScoundrelEnv(VARIANT)
+    rng = random.Random(0)
+    _, info = env.reset(seed=0)
+    rates: list[float] = []
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        t0 = clock()
+        for _ in range(200):
+            legal = np.flatnonzero(info["action_mask"])
+            _, _, done, _, info = env.step(int(legal[rng.randrange(len(legal))]))
+            if done:
+                _, info = env.reset()
+        rates.append(200 / (clock() - t0))
+    return rates
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--seconds", type=float, default=5.0, help="seconds per row and clock")
+    args = p.parse_args()
+    vector_rates(4, 0.05, "mask", time.perf_counter)  # compile (or load) the kernel first
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"{'env':<52} {'steps/s (CPU time)':>19} {'steps/s (wall)':>15}")
+    rows: list[tuple[str, Callable[[Clock], list[float]]]] = []
+    what = {"": "step only", "mask": "step + choice from mask", "lists": "step + choice from lists"}
+    for n in (1, 64, 4096):
+        for choice, label in what.items():
+            name = f"vector N={n}, {label}"
+            rows.append((name, lambda c, n=n, ch=choice: vector_rates(n, args.seconds, ch, c)))
+    for choice in ("", "lists"):
+        name = f"vector N=4096, {what[choice]}, copy=False"
+        rows.append((name, lambda c, ch=choice: vector_rates(4096, args.seconds, ch, c, False)))
+    rows.append(("scalar, step + Python choice", lambda c: scalar_rates(args.seconds, c)))
+    for name, run in rows:
+        cpu = statistics.median(run(time.process_time))
+        wall = statistics.median(run(time.perf_counter))
+        print(f"{name:<52} {cpu:>19,.0f} {wall:>15,.0f}", flush=True)
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+# -- pytest-benchmark ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [1, 64, 4096])
+def test_bench_vector_step(benchmark: pytest.FixtureRequest, n: int) -> None:
+    """One step of ``n`` games, with the numpy choice from the mask."""
+    envs = ScoundrelVectorEnv(n, VARIANT)
+    rng = np.random.default_rng(0)
+    _, info = envs.reset(seed=0)
+    state = {"mask": info["action_mask"]}
+
+    def step() -> None:
+        _, _, _, _, inf = envs.step(random_legal_actions(state["mask"], rng))
+        state["mask"] = inf["action_mask"]
+
+    benchmark(step)  # type: ignore[operator]
+    benchmark.extra_info["games_per_call"] = n  # type: ignore[attr-defined]
+
+
+def test_bench_scalar_step(benchmark: pytest.FixtureRequest) -> None:
+    env = ScoundrelEnv(VARIANT)
+    rng = random.Random(0)
+    _, info = env.reset(seed=0)
+    state = {"info": info}
+
+    def step() -> None:
+        legal = np.flatnonzero(state["info"]["action_mask"])
+        _, _, done, _, inf = env.step(int(legal[rng.randrange(len(legal))]))
+        state["info"] = env.reset()[1] if done else inf
+
+    benchmark(step)  # type: ignore[operator]
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,354 @@
+"""The numba kernel of the vector environment: N games in plain integer arrays.
+
+Per game ``i``:
+
+- ``obs[i]`` (int8, the 86 slots of :mod:`.observation`) *is* the player's
+  information state, kept up to date in place: room, health, weapon, last
+  kill, flags, unseen counts by type and the known bottom;
+- ``ring[i]`` (int8, 64 entries) and ``head[i]`` hold the true dungeon, card
+  ids from ``head`` on, as a ring buffer (fled rooms go in at the tail, so
+  ``easy`` can flee forever without running out of room). Its length is
+  ``obs[i, UNSEEN] + obs[i, BOTTOM_SIZE]``. Only :func:`_draw` reads it, to
+  turn the top card face up;
+- ``mask[i]`` (bool, 89) the legal actions, updated at the room's cards only,
+  and ``legal[i]`` (int8, 9) the same actions as an ascending list, -1 after
+  the last (at most 8 for four room cards, and flee).
+
+Deals use the same SplitMix64 stream and Fisher-Yates shuffle as
+:func:`scoundrel_core.deal`, in unsigned 64-bit arithmetic, so seed N deals
+the same cards here and there (tested).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ..cards import FULL_DECK, Kind
+from .observation import (
+    BOTTOM0,
+    BOTTOM_SIZE,
+    CARD_TYPE,
+    FLED,
+    FLEE_RULE,
+    HEALTH,
+    LAST_KILL,
+    NUM_TYPES,
+    OVER,
+    POTION_USED,
+    RESOLVED,
+    TYPES0,
+    UNSEEN,
+    WEAPON,
+    WEAPON_RULE,
+)
+
+RING_MASK = 63
+FLEE = 88
+NUM_ACTIONS = 89
+MAX_LEGAL = 9  # two actions per room card (monsters with a weapon), and flee
+MAX_HEALTH = 20
+DECK = 44
+MONSTER, WEAPON_KIND, POTION = int(Kind.MONSTER), int(Kind.WEAPON), int(Kind.POTION)
+HARD = 2
+EASY = 1
+
+KIND = np.array([int(c.kind) for c in FULL_DECK], np.int64)
+VALUE = np.array([c.value for c in FULL_DECK], np.int64)
+TYPE = np.array(CARD_TYPE, np.int64)
+TYPE_VALUE = np.array([(t % 13) + 2 if t < 13 else 0 for t in range(NUM_TYPES)], np.int64)
+"""Monster value of each type (0 for weapons and potions): what a type counts when left."""
+TYPE_COUNT0 = np.bincount(TYPE, minlength=NUM_TYPES).astype(np.int64)
+
+
+@nb.njit(cache=True)
+def deal_into(seed: np.uint64, out: np.ndarray) -> None:
+    """The 44 card ids of seed ``seed``, top first (twin of ``scoundrel_core.deal``)."""
+    for k in range(DECK):
+        out[k] = k
+    state = np.uint64(seed)
+    golden = np.uint64(0x9E3779B97F4A7C15)
+    m1 = np.uint64(0xBF58476D1CE4E5B9)
+    m2 = np.uint64(0x94D049BB133111EB)
+    zero = np.uint64(0)
+    for i in range(DECK - 1, 0, -1):
+        n = np.uint64(i + 1)
+        rem = (zero - n) % n  # 2**64 mod n: words at or above 2**64 - rem are redrawn
+        while True:
+            state = state + golden
+            z = state
+            z = (z ^ (z >> np.uint64(30))) * m1
+            z = (z ^ (z >> np.uint64(27))) * m2
+            z = z ^ (z >> np.uint64(31))
+            if rem == zero or z < zero - rem:
+                break
+        j = np.int64(z % n)
+        t = out[i]
+        out[i] = out[j]
+        out[j] = t
+
+
+@nb.njit(cache=True)
+def _draw(i: int, obs: np.ndarray, ring: np.ndarray, head: np.ndarray) -> int:
+    """Turn the top card of game ``i``'s dungeon face up; return its id.
+
+    While unseen cards remain the top card is one of them; after that it is
+    the first card of the known bottom.
+    """
+    c = int(ring[i, head[i]])
+    head[i] = (head[i] + 1) & RING_MASK
+    if obs[i, UNSEEN] > 0:
+        obs[i, UNSEEN] -= 1
+        obs[i, TYPES0 + TYPE[c]] -= 1
+    else:
+        nb_ = int(obs[i, BOTTOM_SIZE])
+        for k in range(nb_ - 1):
+            obs[i, BOTTOM0 + k] = obs[i, BOTTOM0 + k + 1]
+        obs[i, BOTTOM0 + nb_ - 1] = 0
+        obs[i, BOTTOM_SIZE] = nb_ - 1
+    return c
+
+
+@nb.njit(cache=True)
+def _clear_mask(i: int, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray) -> None:
+    """Unset every action of game ``i`` (only room cards and flee are ever set)."""
+    legal[i, :] = -1
+    for k in range(4):
+        c = int(obs[i, k]) - 1
+        if c >= 0:
+            mask[i, 2 * c] = False
+            mask[i, 2 * c + 1] = False
+    mask[i, FLEE] = False
+
+
+@nb.njit(cache=True)
+def _set_mask(i: int, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray) -> None:
+    """Set the legal actions of game ``i`` from its information state, in the mask
+    and as an ascending list in ``legal[i]`` (-1 after the last)."""
+    if obs[i, OVER]:
+        return
+    n = 0
+    weapon = int(obs[i, WEAPON])
+    last = int(obs[i, LAST_KILL])
+    reach = 0
+    if weapon:
+        reach = 14 if last == 0 else (last if obs[i, WEAPON_RULE] else last - 1)
+    for k in range(4):
+        c = int(obs[i, k]) - 1
+        if c >= 0:
+            mask[i, 2 * c] = True
+            n = _insert(legal, i, n, 2 * c)
+            if KIND[c] == MONSTER and VALUE[c] <= reach:
+                mask[i, 2 * c + 1] = True
+                n = _insert(legal, i, n, 2 * c + 1)
+    rule = obs[i, FLEE_RULE]
+    dungeon = int(obs[i, UNSEEN]) + int(obs[i, BOTTOM_SIZE])
+    if (
+        rule != HARD
+        and obs[i, 3] != 0
+        and obs[i, RESOLVED] == 0
+        and dungeon > 0
+        and (rule == EASY or obs[i, FLED] == 0)
+    ):
+        mask[i, FLEE] = True
+        legal[i, n] = FLEE  # the largest action: already in place
+
+
+@nb.njit(cache=True)
+def _insert(legal: np.ndarray, i: int, n: int, a: int) -> int:
+    """Insert ``a`` into the ascending first ``n`` entries of ``legal[i]``; the new length."""
+    k = n
+    while k > 0 and legal[i, k - 1] > a:
+        legal[i, k] = legal[i, k - 1]
+        k -= 1
+    legal[i, k] = a
+    return n + 1
+
+
+@nb.njit(cache=True)
+def _reset_one(
+    i: int, seed: np.uint64, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray,
+    ring: np.ndarray, head: np.ndarray, flee_rule: int, equal: int, deck: np.ndarray,
+) -> None:
+    deal_into(seed, deck)
+    _clear_mask(i, obs, mask, legal)
+    obs[i, :] = 0
+    for k in range(DECK - 4):
+        ring[i, k] = deck[4 + k]
+    head[i] = 0
+    for t in range(NUM_TYPES):
+        obs[i, TYPES0 + t] = TYPE_COUNT0[t]
+    for k in range(4):
+        obs[i, k] = deck[k] + 1
+        obs[i, TYPES0 + TYPE[deck[k]]] -= 1
+    obs[i, HEALTH] = MAX_HEALTH
+    obs[i, FLEE_RULE] = flee_rule
+    obs[i, WEAPON_RULE] = equal
+    obs[i, UNSEEN] = DECK - 4
+    _set_mask(i, obs, mask, legal)
+
+
+@nb.njit(cache=True)
+def _monsters_left(i: int, obs: np.ndarray) -> int:
+    """Monster values in the room and the dungeon, from the information state."""
+    left = 0
+    for k in range(4):
+        c = int(obs[i, k]) - 1
+        if c >= 0 and KIND[c] == MONSTER:
+            left += VALUE[c]
+    for t in range(13):
+        left += int(obs[i, TYPES0 + t]) * TYPE_VALUE[t]
+    for k in range(int(obs[i, BOTTOM_SIZE])):
+        c = int(obs[i, BOTTOM0 + k]) - 1
+        if KIND[c] == MONSTER:
+            left += VALUE[c]
+    return left
+
+
+@nb.njit(cache=True)
+def _apply(i: int, a: int, obs: np.ndarray, ring: np.ndarray, head: np.ndarray) -> int:
+    """Play legal action ``a`` in game ``i``; return the final score if it ends it, else 0."""
+    dungeon = int(obs[i, UNSEEN]) + int(obs[i, BOTTOM_SIZE])
+    if a == FLEE:
+        # The room goes under the dungeon in room order; a new room comes off the top.
+        nb_ = int(obs[i, BOTTOM_SIZE])
+        for k in range(4):
+            ring[i, (head[i] + dungeon + k) & RING_MASK] = obs[i, k] - 1
+            obs[i, BOTTOM0 + nb_ + k] = obs[i, k]
+        obs[i, BOTTOM_SIZE] = nb_ + 4
+        for k in range(4):
+            obs[i, k] = _draw(i, obs, ring, head) + 1
+        obs[i, RESOLVED] = 0
+        obs[i, POTION_USED] = 0
+        obs[i, FLED] = 1
+        return 0
+    cid = a >> 1
+    nroom = 0
+    slot = 0
+    for k in range(4):
+        if obs[i, k] != 0:
+            nroom += 1
+        if obs[i, k] == cid + 1:
+            slot = k
+    for k in range(slot, 3):
+        obs[i, k] = obs[i, k + 1]
+    obs[i, 3] = 0
+    nroom -= 1
+    kind = KIND[cid]
+    value = VALUE[cid]
+    health = int(obs[i, HEALTH])
+    potion_used = obs[i, POTION_USED]
+    if kind == POTION:
+        if not potion_used:
+            health = min(MAX_HEALTH, health + value)
+        potion_used = 1
+    elif kind == WEAPON_KIND:
+        obs[i, WEAPON] = value
+        obs[i, LAST_KILL] = 0
+    elif a & 1:
+        health -= max(0, value - int(obs[i, WEAPON]))
+        obs[i, LAST_KILL] = value
+    else:
+        health -= value
+    resolved = int(obs[i, RESOLVED]) + 1
+    score = 0
+    if health <= 0:
+        obs[i, OVER] = 1
+        score = health - _monsters_left(i, obs)
+    elif nroom == 0 and dungeon == 0:
+        obs[i, OVER] = 1
+        score = health + (value if kind == POTION and health == MAX_HEALTH else 0)
+    elif resolved == 3 and dungeon > 0:
+        # Three resolved: the fourth card stays and the room refills from the top.
+        draw = min(4 - nroom, dungeon)
+        for k in range(draw):
+            obs[i, nroom + k] = _draw(i, obs, ring, head) + 1
+        resolved = 0
+        potion_used = 0
+    obs[i, HEALTH] = health
+    obs[i, POTION_USED] = potion_used
+    obs[i, RESOLVED] = resolved
+    obs[i, FLED] = 0
+    return score
+
+
+@nb.njit(cache=True)
+def reset_all(
+    seeds: np.ndarray, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray, ring: np.ndarray,
+    head: np.ndarray, steps: np.ndarray, pending: np.ndarray, flee_rule: int, equal: int,
+) -> None:
+    """Deal seed ``seeds[i]`` to every game ``i``."""
+    deck = np.empty(DECK, np.int64)
+    for i in range(obs.shape[0]):
+        _reset_one(i, seeds[i], obs, mask, legal, ring, head, flee_rule, equal, deck)
+        steps[i] = 0
+        pending[i] = False
+
+
+@nb.njit(cache=True)
+def first_illegal(actions: np.ndarray, mask: np.ndarray, pending: np.ndarray) -> int:
+    """The first game whose action is illegal (games about to reset ignore theirs), or -1."""
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        if not pending[i] and (a < 0 or a >= NUM_ACTIONS or not mask[i, a]):
+            return i
+    return -1
+
+
+@nb.njit(cache=True)
+def _step_one(
+    i: int, a: int, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray, ring: np.ndarray,
+    head: np.ndarray, steps: np.ndarray, pending: np.ndarray, reward: np.ndarray,
+    terminated: np.ndarray, truncated: np.ndarray, illegal: np.ndarray, max_steps: int,
+    worst: float,
+) -> None:
+    """Play action ``a`` in game ``i`` (which is not waiting for a reset)."""
+    steps[i] += 1
+    allowed = a >= 0 and a < NUM_ACTIONS and mask[i, a]
+    _clear_mask(i, obs, mask, legal)
+    if not allowed:
+        illegal[i] = True
+        terminated[i] = True
+        reward[i] = worst
+    else:
+        score = _apply(i, a, obs, ring, head)
+        if obs[i, OVER]:
+            reward[i] = score
+            terminated[i] = True
+        else:
+            _set_mask(i, obs, mask, legal)
+    # Like gymnasium's TimeLimit: the last allowed step is truncated, ended or not.
+    if max_steps > 0 and steps[i] >= max_steps:
+        truncated[i] = True
+    pending[i] = terminated[i] or truncated[i]
+
+
+@nb.njit(cache=True)
+def step_all(
+    actions: np.ndarray, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray, ring: np.ndarray,
+    head: np.ndarray, steps: np.ndarray, pending: np.ndarray, reset_seeds: np.ndarray,
+    seeds: np.ndarray, reward: np.ndarray, terminated: np.ndarray, truncated: np.ndarray,
+    illegal: np.ndarray, flee_rule: int, equal: int, max_steps: int, worst: float,
+) -> None:
+    """One step of every game, with gymnasium's next-step autoreset.
+
+    A game that ended on the previous step (``pending``) ignores its action
+    and is dealt ``reset_seeds[i]``, with reward 0 and no ending. Otherwise an
+    illegal action ends the game with reward ``worst``; a legal one is played,
+    paying the final score if it ends the game, and ``max_steps`` actions
+    (when > 0) truncate it.
+    """
+    deck = np.empty(DECK, np.int64)
+    for i in range(obs.shape[0]):
+        reward[i] = 0.0
+        terminated[i] = False
+        truncated[i] = False
+        illegal[i] = False
+        if pending[i]:
+            seeds[i] = reset_seeds[i]
+            _reset_one(i, reset_seeds[i], obs, mask, legal, ring, head, flee_rule, equal, deck)
+            steps[i] = 0
+            pending[i] = False
+        else:
+            _step_one(i, int(actions[i]), obs, mask, legal, ring, head, steps, pending, reward,
+                      terminated, truncated, illegal, max_steps, worst)

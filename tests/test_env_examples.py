@@ -1,0 +1,34 @@
+"""The policy-gradient example runs end to end and writes its learning curve."""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from scoundrel_core.env import ScoundrelVectorEnv
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "train_policy_gradient.py"
+
+
+def test_policy_gradient_example_writes_a_learning_curve(tmp_path: Path) -> None:
+    spec = importlib.util.spec_from_file_location("train_policy_gradient", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    ex = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = ex
+    spec.loader.exec_module(ex)
+    out = tmp_path / "curve.csv"
+    argv = ["--minutes", "0.05", "--envs", "32", "--log-every", "500", "--csv", str(out),
+            "--eval-seeds", "0:8"]
+    assert ex.main(argv) == 0
+    rows = list(csv.DictReader(out.open()))
+    assert rows and int(rows[-1]["env_steps"]) >= 500
+    assert all(-188 <= float(r["mean_score"]) <= 30 for r in rows)
+    # the policy only ever gives probability to legal actions
+    envs = ScoundrelVectorEnv(16)
+    obs, info = envs.reset(seed=0)
+    probs = ex.policy(np.ones(len(ex.FEATURES)), ex.features(obs), info["action_mask"])
+    assert np.allclose(probs.sum(axis=1), 1) and not probs[~info["action_mask"]].any()
