@@ -196,7 +196,7 @@ class Encoder:
         slots[HEALTH : UNSEEN_BY_TYPE.start] = (
             info.health & 0xFF,  # two's complement byte: int8 reads it back
             info.weapon_value,
-            info.last_kill,
+            info.last_kill or 0,  # None (weapon unused) is slot value 0
             info.potion_used,
             info.resolved_in_room,
             info.fled_last,
@@ -243,7 +243,7 @@ def decode(obs: npt.ArrayLike) -> InfoState:
         room=room,
         health=int(o[HEALTH]),
         weapon_value=int(o[WEAPON]),
-        last_kill=int(o[LAST_KILL]),
+        last_kill=int(o[LAST_KILL]) or None,
         potion_used=bool(o[POTION_USED]),
         resolved_in_room=int(o[RESOLVED]),
         fled_last=bool(o[FLED]),

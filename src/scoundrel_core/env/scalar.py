@@ -164,7 +164,7 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
         self._state = State.from_parts(dungeon=dungeon, room=room, variant=self.variant)
         # What the player knows of a new deal: the room, and that the rest is unseen.
         self._info = InfoState(
-            variant=self.variant, room=room, health=MAX_HEALTH, weapon_value=0, last_kill=0,
+            variant=self.variant, room=room, health=MAX_HEALTH, weapon_value=0, last_kill=None,
             potion_used=False, resolved_in_room=0, fled_last=False,
             unseen=frozenset(dungeon), bottom=(),
         )
