@@ -29,6 +29,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 import numpy as np
@@ -71,8 +72,10 @@ JIT_OPTIONS: Final[dict[str, Any]] = {"cache": True}
 a fraction of a second. Numba's cache does not handle recursive functions, which is
 one reason both searches keep an explicit stack."""
 
-jit: Final = njit(**JIT_OPTIONS)
-"""The decorator of every kernel function."""
+def jit(fn: Callable[..., Any]) -> Any:
+    """The decorator of every kernel function: numba's ``njit`` with ``JIT_OPTIONS``
+    (a numba dispatcher, typed ``Any`` as numba has no type hints)."""
+    return njit(**JIT_OPTIONS)(fn)
 
 # -- the rules' numbers ------------------------------------------------------------------
 
