@@ -1,9 +1,12 @@
 """The exact search, compiled by numba. Private: use :func:`scoundrel_solver.solve`.
 
-Memoised depth-first branch and bound over the rows of :mod:`._layout`, a room
-at a time. ``run_search(root, alpha)`` returns the value of the position when
-it is above ``alpha`` (exact), else a number ``<= alpha`` that the value cannot
-exceed (fail-soft upper bound). Why each reduction is sound:
+Memoised depth-first branch and bound over the position rows of
+:mod:`._layout` (cards as the types of :mod:`._encoding`), a room at a time,
+with an explicit stack (numba's cache does not handle recursive functions).
+``run_search(root, alpha)`` returns the value of the position when it is above
+``alpha`` (exact), else a number ``<= alpha`` that the value cannot exceed
+(fail-soft upper bound). docs/solver.md tells the whole story; why each
+reduction is sound:
 
 * Card types: two monsters of a value are interchangeable, so positions that
   differ by swapping them have the same value (and one key).
@@ -362,7 +365,10 @@ def _add_flee_runs(row, kids, bound, move, terminal, n, flee_rule, equal):  # ty
 @jit
 def step_children(row, kids, bound, move, terminal, flee_rule, equal):  # type: ignore[no-untyped-def]
     """The positions one action away (the search itself moves a room at a time,
-    see ``room_children``; tests check these steps against scoundrel_core)."""
+    see ``room_children``; tests check these steps against scoundrel_core).
+
+    Moves are ``2 * type + with_weapon`` for a card, ``FLEE_MOVE_BIT | k`` for
+    a run of k flees."""
     n = 0
     seen = 0
     w = row[P_W]
@@ -403,7 +409,7 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
     share the dungeon and differ only in the card carried over, health and
     weapon: among those with the same carried card only the undominated ones are
     kept (``_dominates``). Of the endings (death or the last card), only the best
-    is kept. Flee runs are added as in ``step_children``. Returns the count.
+    is kept. Flee runs are added by ``_add_flee_runs``. Returns the count.
     """
     n = 0
     best_end = -1
