@@ -187,3 +187,21 @@ def test_room_children_are_the_undominated_room_outcomes(
         if not terminal[i]:
             r = kids[i]
             assert bound[i] == k.upper_bound(r[P_REM], r[P_HP], r[P_W], r[P_CAP], equal)
+
+
+def test_encoding_reads_back_every_card() -> None:
+    from scoundrel_solver._encoding import NO_CARD, NTYPES, TYPE_KIND, TYPE_VALUE
+    from scoundrel_solver._layout import REM_BIT
+
+    types = {c: card_type(c) for c in sc.FULL_DECK}
+    for c, t in types.items():
+        assert NO_CARD < t < NTYPES
+        assert (int(TYPE_KIND[t]), int(TYPE_VALUE[t])) == (int(c.kind), c.value)
+    # One type per (kind, value): the two monsters of a value share theirs.
+    assert len(set(types.values())) == 13 + 9 + 9
+    # Types order kinds as Kind does, values within a kind (the fair search relies on it).
+    ranked = sorted(sc.FULL_DECK, key=lambda c: (c.kind, c.value))
+    assert [types[c] for c in ranked] == sorted(types.values())
+    # Each type has its own bits in the multiset of cards left.
+    bits = [int(REM_BIT[t]) for t in set(types.values())]
+    assert all(b and not b & (b - 1) for b in bits) and len(set(bits)) == len(bits)
