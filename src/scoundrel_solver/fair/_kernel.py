@@ -671,7 +671,7 @@ def run(
     """
     sp = base + 1
     value = 0.0
-    returned = False  # the frame above the top one just returned ``value``
+    returned = False  # a child just popped: the top frame takes ``value`` from it
     while sp > base:
         f = sp - 1
         if fi[f, FI_OP] == OP_DECIDE:
