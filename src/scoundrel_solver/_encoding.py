@@ -79,8 +79,8 @@ def jit(fn: Callable[..., Any]) -> Any:
 
 # -- the rules' numbers ------------------------------------------------------------------
 
-MAX_HEALTH: Final = 20
-ROOM_SIZE: Final = 4
+MAX_HEALTH: Final = int(sc.MAX_HEALTH)  # 20
+ROOM_SIZE: Final = int(sc.ROOM_SIZE)  # 4
 RESOLVED_PER_ROOM: Final = ROOM_SIZE - 1  # cards resolved before the room is refilled
 UNUSED_REACH: Final = 14  # an unused weapon may fight every monster (an ace is 14)
 
