@@ -8,8 +8,10 @@
 strict/equal): the exact solver's best score, line, node count and whether it
 was proven, and the fair agent's whole game (it is deterministic: its line, the
 exact flags and the score). ``--part solve`` or ``--part fair`` records one
-half (two processes can then share the work); ``compare`` accepts several files
-per side and merges them. ``--seeds A:B`` (default 0:100) and ``--easy-seeds``
+half (two processes can then share the work); ``--flee``/``--rule`` pick
+variants (several processes can then share the work; the file is rewritten
+after each variant); ``compare`` accepts several files per side, comma
+separated, and merges them. ``--seeds A:B`` (default 0:100) and ``--easy-seeds``
 choose the deals. ``compare`` prints the counts compared and every difference,
 and exits 1 if there is one. Timing is recorded but never compared: use
 ``speed`` for that (the first calls, which compile or load numba's cache, then
@@ -38,9 +40,9 @@ def _seeds(text: str) -> range:
 
 def record(args: argparse.Namespace) -> None:
     out: dict[str, Any] = {}
-    for flee in sc.FLEE_RULES:
+    for flee in args.flee or sc.FLEE_RULES:
         seeds = _seeds(args.easy_seeds if flee == "easy" else args.seeds)
-        for rule in sc.WEAPON_RULES:
+        for rule in args.rule or sc.WEAPON_RULES:
             name = f"{flee}/{rule}"
             for seed in seeds:
                 entry: dict[str, Any] = {}
@@ -59,7 +61,7 @@ def record(args: argparse.Namespace) -> None:
                     }
                 out[f"{name}/{seed}"] = entry
             print(f"{name}: {len(seeds)} seeds", file=sys.stderr, flush=True)
-    Path(args.out).write_text(json.dumps(out, indent=1, sort_keys=True))
+            Path(args.out).write_text(json.dumps(out, indent=1, sort_keys=True))
 
 
 def _load(paths: list[str]) -> dict[str, dict[str, Any]]:
@@ -123,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--seeds", default="0:100")
     r.add_argument("--easy-seeds", default="0:100")
     r.add_argument("--part", choices=("both", "solve", "fair"), default="both")
+    r.add_argument("--flee", action="append", choices=sc.FLEE_RULES, help="only these")
+    r.add_argument("--rule", action="append", choices=sc.WEAPON_RULES, help="only these")
     c = sub.add_parser("compare")
     c.add_argument("before", help="file(s), comma separated")
     c.add_argument("after", help="file(s), comma separated")
