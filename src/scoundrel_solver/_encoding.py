@@ -39,6 +39,9 @@ import scoundrel_core as sc
 from scoundrel_core import Card, Kind
 
 __all__ = [
+    "FIRST_MONSTER",
+    "FIRST_POTION",
+    "FIRST_WEAPON",
     "FLEE_ANY",
     "FLEE_NEVER",
     "FLEE_NOT_TWICE",
@@ -60,8 +63,11 @@ __all__ = [
     "card_type",
     "flee_rule_code",
     "jit",
+    "jit_inline",
     "monster_type",
     "potion_type",
+    "type_kind",
+    "type_value",
     "weapon_type",
 ]
 
@@ -76,6 +82,13 @@ def jit(fn: Callable[..., Any]) -> Any:
     """The decorator of every kernel function: numba's ``njit`` with ``JIT_OPTIONS``
     (a numba dispatcher, typed ``Any`` as numba has no type hints)."""
     return njit(**JIT_OPTIONS)(fn)
+
+
+def jit_inline(fn: Callable[..., Any]) -> Any:
+    """``jit`` for a step of a search loop: inlined into its caller by numba, so
+    splitting a loop into named steps costs no calls (measured: the fair search
+    ran at half speed with its steps as separate functions)."""
+    return njit(inline="always", **JIT_OPTIONS)(fn)
 
 # -- the rules' numbers ------------------------------------------------------------------
 
@@ -125,6 +138,31 @@ _TYPE_BY_ID: Final = tuple(_type_of(c) for c in sc.FULL_DECK)
 def card_type(c: Card) -> int:
     """The kernels' type of a card."""
     return _TYPE_BY_ID[c.id]
+
+
+FIRST_MONSTER: Final = 1  # the type of the monster of value 2
+FIRST_WEAPON: Final = 14
+FIRST_POTION: Final = 23
+
+
+@jit_inline
+def type_kind(t: int) -> int:
+    """The kind of a card type (by arithmetic: in a hot loop, cheaper than ``TYPE_KIND``)."""
+    if t < FIRST_WEAPON:
+        return KIND_MONSTER
+    if t < FIRST_POTION:
+        return KIND_WEAPON
+    return KIND_POTION
+
+
+@jit_inline
+def type_value(t: int) -> int:
+    """The value of a card type (by arithmetic, like ``type_kind``)."""
+    if t < FIRST_WEAPON:
+        return t + 2 - FIRST_MONSTER
+    if t < FIRST_POTION:
+        return t + 2 - FIRST_WEAPON
+    return t + 2 - FIRST_POTION
 
 
 def _type_tables() -> tuple[np.ndarray, np.ndarray]:

@@ -92,9 +92,10 @@ from .._encoding import (
     TYPE_MASK,
     UNUSED_REACH,
     jit,
+    jit_inline,
+    type_kind,
+    type_value,
 )
-from .._encoding import TYPE_KIND as KIND
-from .._encoding import TYPE_VALUE as VALUE
 from .leaf import (
     LEAF_ABSORB,
     LEAF_KILLS,
@@ -173,7 +174,7 @@ MEMO_INEXACT = 1000.0
 # -- rooms, weapons, the pool ------------------------------------------------------------
 
 
-@jit
+@jit_inline
 def room_get(room: int, i: int) -> int:
     return (room >> (TYPE_BITS * i)) & TYPE_MASK
 
@@ -189,7 +190,7 @@ def room_remove(room: int, rn: int, i: int) -> int:
     return out
 
 
-@jit
+@jit_inline
 def reach_of(w: int, lk: int, equal: int) -> int:
     """The strongest monster the weapon may fight (0 without a weapon)."""
     if w == 0:
@@ -203,15 +204,15 @@ def reach_of(w: int, lk: int, equal: int) -> int:
 def monsters_left(cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, room: int, rn: int) -> int:
     s = 0
     for t in range(NTYPES):
-        if KIND[t] == KIND_MONSTER:
-            s += cnt[t] * VALUE[t]
+        if type_kind(t) == KIND_MONSTER:
+            s += cnt[t] * type_value(t)
     for k in range(bpos[0], bpos[1]):
-        if KIND[bot[k]] == KIND_MONSTER:
-            s += VALUE[bot[k]]
+        if type_kind(bot[k]) == KIND_MONSTER:
+            s += type_value(bot[k])
     for i in range(rn):
         t = room_get(room, i)
-        if KIND[t] == KIND_MONSTER:
-            s += VALUE[t]
+        if type_kind(t) == KIND_MONSTER:
+            s += type_value(t)
     return s
 
 
@@ -236,22 +237,22 @@ def leaf(
     for t in range(NTYPES):
         c = cnt[t]
         if c:
-            if KIND[t] == KIND_MONSTER:
-                msum += c * VALUE[t]
-                present |= 1 << VALUE[t]
-            elif KIND[t] == KIND_WEAPON:
-                wsum += c * VALUE[t]
+            if type_kind(t) == KIND_MONSTER:
+                msum += c * type_value(t)
+                present |= 1 << type_value(t)
+            elif type_kind(t) == KIND_WEAPON:
+                wsum += c * type_value(t)
             else:
-                psum += c * VALUE[t]
+                psum += c * type_value(t)
     for k in range(bpos[0], bpos[1] + rn):
         t = bot[k] if k < bpos[1] else room_get(room, k - bpos[1])
-        if KIND[t] == KIND_MONSTER:
-            msum += VALUE[t]
-            present |= 1 << VALUE[t]
-        elif KIND[t] == KIND_WEAPON:
-            wsum += VALUE[t]
+        if type_kind(t) == KIND_MONSTER:
+            msum += type_value(t)
+            present |= 1 << type_value(t)
+        elif type_kind(t) == KIND_WEAPON:
+            wsum += type_value(t)
         else:
-            psum += VALUE[t]
+            psum += type_value(t)
     reach = reach_of(w, lk, equal)
     absorb = 0.0
     kills = 0
@@ -329,14 +330,14 @@ def pack_counts(cnt: np.ndarray) -> int:
     """The unseen counts in 44 bits: two per monster type, one per other type."""
     x = np.int64(0)
     for t in range(1, NTYPES):
-        if KIND[t] == KIND_MONSTER:
+        if type_kind(t) == KIND_MONSTER:
             x = (x << np.int64(2)) | np.int64(cnt[t])
         else:
             x = (x << np.int64(1)) | np.int64(cnt[t])
     return int(x)
 
 
-@jit
+@jit_inline
 def _memo_key(fi: np.ndarray, f: int, cnt: np.ndarray, bot: np.ndarray,
               bpos: np.ndarray) -> tuple[int, int]:
     """Everything a draw frame's value depends on: the unseen cards, health, weapon,
@@ -348,12 +349,12 @@ def _memo_key(fi: np.ndarray, f: int, cnt: np.ndarray, bot: np.ndarray,
     return k1, k2
 
 
-@jit
+@jit_inline
 def _memo_pack(value: float, used_leaf: bool) -> float:
     return value + (MEMO_INEXACT if used_leaf else 0.0)
 
 
-@jit
+@jit_inline
 def _memo_unpack(entry: float) -> tuple[float, bool]:
     if entry > MEMO_INEXACT / 2:
         return entry - MEMO_INEXACT, True
@@ -363,14 +364,17 @@ def _memo_unpack(entry: float) -> tuple[float, bool]:
 # -- frames ------------------------------------------------------------------------------------
 
 
-@jit
+@jit_inline
 def _open_child(fi: np.ndarray, ff: np.ndarray, f: int, op: int) -> int:
     """Frame ``f + 1`` as a child of ``f``: the same state, no work done, kind ``op``."""
     c = f + 1
     if c >= MAX_FRAMES:
         raise ValueError("search stack overflow")
-    fi[c, :FI_WORK] = fi[f, :FI_WORK]
-    fi[c, FI_WORK:] = 0
+    # Element by element: a slice copy costs numba an overlap check and a temporary.
+    for j in range(FI_WORK):
+        fi[c, j] = fi[f, j]
+    for j in range(FI_WORK, NFI):
+        fi[c, j] = 0
     fi[c, FI_OP] = op
     ff[c, FV_BEST] = NEG
     ff[c, FV_SUM] = 0.0
@@ -378,7 +382,7 @@ def _open_child(fi: np.ndarray, ff: np.ndarray, f: int, op: int) -> int:
     return c
 
 
-@jit
+@jit_inline
 def _play_card(fi: np.ndarray, ff: np.ndarray, f: int, slot: int, with_weapon: int,
                cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray) -> tuple[int, float]:
     """Resolve room card ``slot`` of decision ``f`` (a monster: with the weapon or not).
@@ -393,8 +397,8 @@ def _play_card(fi: np.ndarray, ff: np.ndarray, f: int, slot: int, with_weapon: i
     lk = fi[f, FI_LK]
     pu = fi[f, FI_PU]
     t = room_get(room, slot)
-    val = VALUE[t]
-    kind = KIND[t]
+    val = type_value(t)
+    kind = type_kind(t)
     if kind == KIND_POTION:
         if pu == 0:
             h = min(MAX_HEALTH, h + val)
@@ -435,7 +439,7 @@ def _play_card(fi: np.ndarray, ff: np.ndarray, f: int, slot: int, with_weapon: i
     return SAME_ROOM, 0.0
 
 
-@jit
+@jit_inline
 def _flee(fi: np.ndarray, ff: np.ndarray, f: int, order: int, bot: np.ndarray,
           bpos: np.ndarray) -> None:
     """Put decision ``f``'s room, in ``order``, under the bottom (above FI_HI cards);
@@ -458,7 +462,7 @@ def _flee(fi: np.ndarray, ff: np.ndarray, f: int, order: int, bot: np.ndarray,
 # -- decision frames ------------------------------------------------------------------------------
 
 
-@jit
+@jit_inline
 def _decision_takes(fi: np.ndarray, ff: np.ndarray, f: int, value: float,
                     bpos: np.ndarray) -> None:
     """Decision ``f`` takes the value of the child it pushed last."""
@@ -471,7 +475,7 @@ def _decision_takes(fi: np.ndarray, ff: np.ndarray, f: int, value: float,
         bpos[1] = fi[f, FI_HI]
 
 
-@jit
+@jit_inline
 def _next_card_move(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray, bot: np.ndarray,
                     bpos: np.ndarray, cfg: np.ndarray) -> bool:
     """Push decision ``f``'s next card move that does not end the game (those are
@@ -491,7 +495,7 @@ def _next_card_move(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray, bot
                 duplicate = True  # the same type earlier in the room: same outcomes
         if duplicate:
             continue
-        if with_weapon and not (KIND[t] == KIND_MONSTER and VALUE[t] <= reach):
+        if with_weapon and not (type_kind(t) == KIND_MONSTER and type_value(t) <= reach):
             continue
         outcome, score = _play_card(fi, ff, f, slot, with_weapon, cnt, bot, bpos)
         if outcome == GAME_OVER:
@@ -508,7 +512,7 @@ def _next_card_move(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray, bot
     return False
 
 
-@jit
+@jit_inline
 def _next_flee_order(fi: np.ndarray, ff: np.ndarray, f: int, bot: np.ndarray, bpos: np.ndarray,
                      done: np.ndarray) -> bool:
     """Push the flee of decision ``f``'s room in its next distinct order (room[RLO:RHI]
@@ -532,7 +536,7 @@ def _next_flee_order(fi: np.ndarray, ff: np.ndarray, f: int, bot: np.ndarray, bp
         return True
 
 
-@jit
+@jit_inline
 def _decision_value(fi: np.ndarray, ff: np.ndarray, f: int, stats: np.ndarray) -> float:
     stats[ST_DECISIONS] += 1
     if fi[f, FI_COUNT] > 0:
@@ -543,7 +547,7 @@ def _decision_value(fi: np.ndarray, ff: np.ndarray, f: int, stats: np.ndarray) -
 # -- draw frames ---------------------------------------------------------------------------------
 
 
-@jit
+@jit_inline
 def _draw_fresh_room(fi: np.ndarray, ff: np.ndarray, f: int, unseen: int, room: int, rn: int,
                      rlo: int, rhi: int) -> None:
     """Frame ``f + 1``: the decision in the room draw ``f`` dealt (``rn`` cards,
@@ -561,7 +565,7 @@ def _draw_fresh_room(fi: np.ndarray, ff: np.ndarray, f: int, unseen: int, room: 
     fi[c, FI_DEPTH] = fi[f, FI_DEPTH] - 1
 
 
-@jit
+@jit_inline
 def _draw_all(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray, bot: np.ndarray,
               bpos: np.ndarray) -> None:
     """Fewer unseen cards than draw ``f`` needs: all of them come up (in random
@@ -585,7 +589,7 @@ def _draw_all(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray, bot: np.n
     _draw_fresh_room(fi, ff, f, 0, room, n, rn, unseen_end)
 
 
-@jit
+@jit_inline
 def _next_multiset(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray,
                    saved: np.ndarray, returned: bool, value: float) -> bool:
     """Draw ``f`` takes its last child's value (if ``returned``) and pushes the
@@ -636,7 +640,7 @@ def _next_multiset(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray,
         level += 1
 
 
-@jit
+@jit_inline
 def _multisets_value(fi: np.ndarray, ff: np.ndarray, f: int) -> float:
     """The expected value: the weighted sum over C(unseen, need) equally likely draws."""
     u = fi[f, FI_U]
@@ -711,7 +715,8 @@ def run(
             fi[f, FI_K1] = key[0]
             fi[f, FI_K2] = key[1]
             fi[f, FI_LEAVES] = stats[ST_LEAVES]
-            saved[f, :] = cnt
+            for t in range(NTYPES):
+                saved[f, t] = cnt[t]
             if fi[f, FI_U] < fi[f, FI_NEED]:
                 _draw_all(fi, ff, f, cnt, bot, bpos)
                 sp += 1
@@ -725,7 +730,8 @@ def run(
                 continue
             value = _multisets_value(fi, ff, f)
         else:  # DRAW_ALL: the one decision returned
-            cnt[:] = saved[f]
+            for t in range(NTYPES):
+                cnt[t] = saved[f, t]
             bpos[0] = fi[f, FI_BPOS0]
         used_leaf = stats[ST_LEAVES] > fi[f, FI_LEAVES]
         memo[(fi[f, FI_K1], fi[f, FI_K2])] = _memo_pack(value, used_leaf)
