@@ -7,18 +7,18 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import scoundrel_core as sc
 from scoundrel_solver import _kernel as k
-from scoundrel_solver._layout import F_CAP, F_FLED, F_HP, F_R0, F_REM, F_W, MOVE_FLEE, NF
+from scoundrel_solver._encoding import card_type, flee_rule_code
+from scoundrel_solver._layout import NP, P_CAP, P_FLED, P_HP, P_R0, P_REM, P_W
 from scoundrel_solver.bound import upper_bound
 from scoundrel_solver.brute import brute_force
-from scoundrel_solver.solve import card_type, state_row
+from scoundrel_solver.solve import state_row
 
 VARIANTS = [(v, w) for v in sc.FLEE_RULES for w in sc.WEAPON_RULES]
-FLEE_RULE = {"classic": 0, "easy": 1, "hard": 2}
 
 
 def random_position(rng: random.Random, variant: str, rule: str, partial: bool) -> sc.State:
@@ -42,11 +42,11 @@ def random_position(rng: random.Random, variant: str, rule: str, partial: bool) 
 
 def kernel_children(s: sc.State) -> dict[int, tuple[bool, int, np.ndarray]]:
     row = state_row(s)
-    kids = np.zeros((k.MAX_CHILDREN, NF), np.int64)
+    kids = np.zeros((k.MAX_CHILDREN, NP), np.int64)
     bound = np.zeros(k.MAX_CHILDREN, np.int64)
     move = np.zeros(k.MAX_CHILDREN, np.int64)
     terminal = np.zeros(k.MAX_CHILDREN, np.bool_)
-    n = k.step_children(row, kids, bound, move, terminal, FLEE_RULE[s.variant.name],
+    n = k.step_children(row, kids, bound, move, terminal, flee_rule_code(s.variant),
                         int(s.variant.equal_wear))
     return {int(move[i]): (bool(terminal[i]), int(bound[i]), kids[i].copy()) for i in range(n)}
 
@@ -58,14 +58,13 @@ def test_kernel_steps_match_core_apply(
 ) -> None:
     rng = random.Random(seed)
     s = random_position(rng, *variant, partial)
-    if s.is_over:
-        return
+    assume(not s.is_over)
     kids = kernel_children(s)
     expected = set()
     for a in sc.legal_actions(s):
         after = sc.apply(s, a)
         if a.is_flee:
-            m = MOVE_FLEE + 1
+            m = k.FLEE_MOVE_BIT | 1
         else:
             c = a.card
             assert c is not None
@@ -79,28 +78,27 @@ def test_kernel_steps_match_core_apply(
         assert not terminal
         want = state_row(after)
         if s.variant.name == "easy":
-            want[F_FLED] = row[F_FLED]  # easy: the kernel marks the end of a flee run
-        if not k.may_flee(row, FLEE_RULE[s.variant.name]):
+            want[P_FLED] = row[P_FLED]  # easy: the kernel marks the end of a flee run
+        if not k.may_flee(row, flee_rule_code(s.variant)):
             # Room order only matters for a flee; the kernel resolves either of
             # two cards of one type, which may leave the others in another order.
             for r in (row, want):
-                r[F_R0 : F_R0 + 4] = sorted(r[F_R0 : F_R0 + 4])
+                r[P_R0 : P_R0 + 4] = sorted(r[P_R0 : P_R0 + 4])
         assert row.tolist() == want.tolist(), f"{a} from {s}"
-        assert value == k.upper_bound(row[F_REM], row[F_HP], row[F_W], row[F_CAP],
+        assert value == k.upper_bound(row[P_REM], row[P_HP], row[P_W], row[P_CAP],
                                       int(s.variant.equal_wear))
     # The kernel's extra moves are easy's runs of 2+ flees only.
     for m in set(kids) - expected:
-        assert s.variant.name == "easy" and m > MOVE_FLEE + 1
+        assert s.variant.name == "easy" and m & k.FLEE_MOVE_BIT and m > k.FLEE_MOVE_BIT | 1
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from(VARIANTS), st.booleans())
 def test_bound_twins_agree(seed: int, variant: tuple[str, str], partial: bool) -> None:
     s = random_position(random.Random(seed), *variant, partial)
-    if s.is_over:
-        return
+    assume(not s.is_over)
     row = state_row(s)
-    fast = k.upper_bound(row[F_REM], row[F_HP], row[F_W], row[F_CAP], int(s.variant.equal_wear))
+    fast = k.upper_bound(row[P_REM], row[P_HP], row[P_W], row[P_CAP], int(s.variant.equal_wear))
     assert fast == upper_bound(s)
 
 
@@ -121,9 +119,10 @@ def test_bound_never_below_the_brute_force_value(seed: int, variant: tuple[str, 
 
 @pytest.mark.parametrize("seed", range(5))
 def test_state_row_is_canonical(seed: int) -> None:
-    s = random_position(random.Random(seed), "classic", "strict", False)
-    if s.is_over:
-        return
+    rng = random.Random(seed)
+    s = random_position(rng, "classic", "strict", False)
+    while s.is_over:
+        s = random_position(rng, "classic", "strict", False)
     row = state_row(s)
     again = row.copy()
     k._canonical_weapon(again)
@@ -157,25 +156,24 @@ def test_room_children_are_the_undominated_room_outcomes(
     seed: int, variant: tuple[str, str], partial: bool
 ) -> None:
     s = random_position(random.Random(seed), *variant, partial)
-    if s.is_over:
-        return
+    assume(not s.is_over)
     row = state_row(s)
     n_max = k.MAX_CHILDREN
-    kids = np.zeros((n_max, NF), np.int64)
+    kids = np.zeros((n_max, NP), np.int64)
     bound = np.zeros(n_max, np.int64)
     move = np.zeros(n_max, np.int64)
     terminal = np.zeros(n_max, np.bool_)
-    stack = np.zeros((6, NF), np.int64)
+    stack = np.zeros((6, NP), np.int64)
     pick = np.zeros(6, np.int64)
     equal = int(s.variant.equal_wear)
-    n = k.room_children(row, kids, bound, move, terminal, FLEE_RULE[s.variant.name], equal,
+    n = k.room_children(row, kids, bound, move, terminal, flee_rule_code(s.variant), equal,
                         stack, pick)
     outcomes, best_end = core_room_outcomes(s)
     ends = [int(bound[i]) for i in range(n) if terminal[i]]
     assert ends == ([] if best_end is None else [best_end])
     kept = [kids[i].copy() for i in range(n) if not terminal[i] and not move[i] & k.FLEE_MOVE_BIT]
     for r in kept:
-        r[F_FLED] = 0
+        r[P_FLED] = 0
     kept_rows = {tuple(r.tolist()) for r in kept}
     assert len(kept_rows) == len(kept), "two children are the same position"
     # Every kept child is a real outcome; every outcome is dominated by a kept one.
@@ -183,9 +181,27 @@ def test_room_children_are_the_undominated_room_outcomes(
     for o in outcomes:
         o_arr = np.array(o, np.int64)
         assert any(
-            r[F_R0] == o_arr[F_R0] and k._dominates(r, o_arr) for r in kept
+            r[P_R0] == o_arr[P_R0] and k._dominates(r, o_arr) for r in kept
         ), f"outcome {o} of {s} has no dominating child"
     for i in range(n):
         if not terminal[i]:
             r = kids[i]
-            assert bound[i] == k.upper_bound(r[F_REM], r[F_HP], r[F_W], r[F_CAP], equal)
+            assert bound[i] == k.upper_bound(r[P_REM], r[P_HP], r[P_W], r[P_CAP], equal)
+
+
+def test_encoding_reads_back_every_card() -> None:
+    from scoundrel_solver._encoding import NO_CARD, NTYPES, TYPE_KIND, TYPE_VALUE
+    from scoundrel_solver._layout import REM_BIT
+
+    types = {c: card_type(c) for c in sc.FULL_DECK}
+    for c, t in types.items():
+        assert NO_CARD < t < NTYPES
+        assert (int(TYPE_KIND[t]), int(TYPE_VALUE[t])) == (int(c.kind), c.value)
+    # One type per (kind, value): the two monsters of a value share theirs.
+    assert len(set(types.values())) == 13 + 9 + 9
+    # Types order kinds as Kind does, values within a kind (the fair search relies on it).
+    ranked = sorted(sc.FULL_DECK, key=lambda c: (c.kind, c.value))
+    assert [types[c] for c in ranked] == sorted(types.values())
+    # Each type has its own bits in the multiset of cards left.
+    bits = [int(REM_BIT[t]) for t in set(types.values())]
+    assert all(b and not b & (b - 1) for b in bits) and len(set(bits)) == len(bits)

@@ -1,9 +1,12 @@
 """The exact search, compiled by numba. Private: use :func:`scoundrel_solver.solve`.
 
-Memoised depth-first branch and bound over the rows of :mod:`._layout`, a room
-at a time. ``run_search(root, alpha)`` returns the value of the position when
-it is above ``alpha`` (exact), else a number ``<= alpha`` that the value cannot
-exceed (fail-soft upper bound). Why each reduction is sound:
+Memoised depth-first branch and bound over the position rows of
+:mod:`._layout` (cards as the types of :mod:`._encoding`), a room at a time,
+with an explicit stack (numba's cache does not handle recursive functions).
+``run_search(root, alpha)`` returns the value of the position when it is above
+``alpha`` (exact), else a number ``<= alpha`` that the value cannot exceed
+(fail-soft upper bound). docs/solver.md tells the whole story; why each
+reduction is sound:
 
 * Card types: two monsters of a value are interchangeable, so positions that
   differ by swapping them have the same value (and one key).
@@ -52,38 +55,47 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit, objmode
+from numba import objmode
 
-from ._layout import (
-    F_CAP,
-    F_D0,
-    F_FLED,
-    F_HP,
-    F_ND,
-    F_NR,
-    F_PU,
-    F_R0,
-    F_REM,
-    F_RES,
-    F_W,
+from ._encoding import (
     FLEE_ANY,
     FLEE_NEVER,
+    KIND_MONSTER,
+    KIND_POTION,
+    KIND_WEAPON,
     MAX_HEALTH,
-    MOVE_FLEE,
-    NF,
-    PER_WORD,
+    RESOLVED_PER_ROOM,
+    ROOM_SIZE,
     TYPE_BITS,
     TYPE_MASK,
+    UNUSED_REACH,
+    jit,
 )
-
-KIND_NONE = 0
-KIND_MONSTER = 1
-KIND_WEAPON = 2
-KIND_POTION = 3
+from ._encoding import TYPE_KIND as KIND
+from ._encoding import TYPE_VALUE as VALUE
+from ._layout import (
+    DUNGEON_WORDS,
+    NP,
+    P_CAP,
+    P_D0,
+    P_FLED,
+    P_HP,
+    P_ND,
+    P_NR,
+    P_PU,
+    P_R0,
+    P_REM,
+    P_RES,
+    P_W,
+    PER_WORD,
+    REM_BIT,
+    REM_POTION0,
+    REM_WEAPON0,
+)
 
 NEG_INF = -100000
 
-# Global counters and settings, one int64 array shared by the recursion.
+# Global counters and settings, one int64 array shared by every frame of the search.
 G_NODES = 0
 G_BEST = 1
 G_BEST_LEN = 2
@@ -102,59 +114,51 @@ MAX_DEPTH = 128
 MAX_CHILDREN = 256  # room outcomes (at most 4*2 * 3*2 * 2*2 = 192) plus flee runs (< 44)
 TIME_CHECK_EVERY = 1 << 10  # room-level nodes are slow enough that this costs nothing
 BUCKET = 4
+KEY_WORDS = DUNGEON_WORDS + 1  # a table key: the dungeon words, then the rest of the position
 
 HEALTHS = MAX_HEALTH + 1  # bound vectors are indexed by health 1..20
 LOW_NONE = -32768
 HIGH_NONE = 32767
 
-
-def _type_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    kind = np.zeros(32, np.int64)
-    value = np.zeros(32, np.int64)
-    rem_bit = np.zeros(32, np.int64)
-    for v in range(2, 15):
-        t = v - 1
-        kind[t], value[t], rem_bit[t] = KIND_MONSTER, v, 1 << (2 * (v - 2))
-    for v in range(2, 11):
-        kind[v + 12], value[v + 12], rem_bit[v + 12] = KIND_WEAPON, v, 1 << (26 + v - 2)
-        kind[v + 21], value[v + 21], rem_bit[v + 21] = KIND_POTION, v, 1 << (35 + v - 2)
-    return kind, value, rem_bit
-
-
-KIND, VALUE, REM_BIT = _type_tables()
+# A room move packs up to four card moves, SUB_BITS bits each (card move + 1,
+# first in the lowest bits); a card move is type * 2 + with_weapon. A run of k
+# flees is FLEE_MOVE_BIT | k. ``solve._moves_to_actions`` reads them back.
+SUB_BITS = 7
+FLEE_MOVE_BIT = 1 << 40
 
 
 # -- dungeon words -----------------------------------------------------------------
 
 
-@njit(cache=True)
+@jit
 def dungeon_type(row, i):  # type: ignore[no-untyped-def]
-    return (row[F_D0 + i // PER_WORD] >> ((i % PER_WORD) * TYPE_BITS)) & TYPE_MASK
+    return (row[P_D0 + i // PER_WORD] >> ((i % PER_WORD) * TYPE_BITS)) & TYPE_MASK
 
 
-@njit(cache=True)
+@jit
 def set_dungeon_type(row, i, t):  # type: ignore[no-untyped-def]
-    j = F_D0 + i // PER_WORD
+    j = P_D0 + i // PER_WORD
     s = (i % PER_WORD) * TYPE_BITS
     row[j] = (row[j] & ~(TYPE_MASK << s)) | (t << s)
 
 
-@njit(cache=True)
+@jit
 def drop_top(row, k):  # type: ignore[no-untyped-def]
     """Remove the top k (<= 4) cards of the dungeon."""
     s = TYPE_BITS * k
     low = (1 << s) - 1
     top = PER_WORD * TYPE_BITS - s
-    for j in range(3):
-        row[F_D0 + j] = (row[F_D0 + j] >> s) | ((row[F_D0 + j + 1] & low) << top)
-    row[F_D0 + 3] = row[F_D0 + 3] >> s
-    row[F_ND] -= k
+    last = P_D0 + DUNGEON_WORDS - 1
+    for j in range(P_D0, last):
+        row[j] = (row[j] >> s) | ((row[j + 1] & low) << top)
+    row[last] = row[last] >> s
+    row[P_ND] -= k
 
 
 # -- bound -----------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@jit
 def monsters_left(rem):  # type: ignore[no-untyped-def]
     total = 0
     for v in range(2, 15):
@@ -162,13 +166,13 @@ def monsters_left(rem):  # type: ignore[no-untyped-def]
     return total
 
 
-@njit(cache=True)
+@jit
 def upper_bound(rem, hp, w, cap, equal):  # type: ignore[no-untyped-def]
     """A score the position cannot beat (see the module docstring)."""
     w1 = 0
     w2 = 0
     for v in range(10, 1, -1):
-        if (rem >> (26 + v - 2)) & 1:
+        if (rem >> (REM_WEAPON0 + v - 2)) & 1:
             if w1 == 0:
                 w1 = v
             else:
@@ -177,7 +181,7 @@ def upper_bound(rem, hp, w, cap, equal):  # type: ignore[no-untyped-def]
     potions = 0
     top_potion = 0
     for v in range(2, 11):
-        if (rem >> (35 + v - 2)) & 1:
+        if (rem >> (REM_POTION0 + v - 2)) & 1:
             potions += v
             top_potion = v
     phi = hp
@@ -209,12 +213,12 @@ def upper_bound(rem, hp, w, cap, equal):  # type: ignore[no-untyped-def]
 # -- children ------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@jit
 def _canonical_weapon(c):  # type: ignore[no-untyped-def]
-    if c[F_W] == 0:
-        c[F_CAP] = 0
+    if c[P_W] == 0:
+        c[P_CAP] = 0
         return
-    rem = c[F_REM]
+    rem = c[P_REM]
     strongest = 0
     weakest = 0
     for v in range(2, 15):
@@ -222,126 +226,155 @@ def _canonical_weapon(c):  # type: ignore[no-untyped-def]
             if weakest == 0:
                 weakest = v
             strongest = v
-    if c[F_CAP] > strongest:
-        c[F_CAP] = strongest
-    if c[F_CAP] < weakest or strongest == 0:
-        c[F_W] = 0
-        c[F_CAP] = 0
+    if c[P_CAP] > strongest:
+        c[P_CAP] = strongest
+    if c[P_CAP] < weakest or strongest == 0:
+        c[P_W] = 0
+        c[P_CAP] = 0
 
 
-@njit(cache=True)
+@jit
 def _resolve(row, c, slot, with_weapon, equal):  # type: ignore[no-untyped-def]
     """Write into ``c`` the position after resolving room card ``slot``.
 
     Returns (ended, score): the final score if the game ended, else 0. The
     weapon is left as played (see ``_settle`` for the canonical form).
     """
-    for f in range(NF):
+    for f in range(NP):
         c[f] = row[f]
-    t = row[F_R0 + slot]
-    nr = row[F_NR]
+    t = row[P_R0 + slot]
+    nr = row[P_NR]
     for i in range(slot, nr - 1):
-        c[F_R0 + i] = row[F_R0 + i + 1]
-    c[F_R0 + nr - 1] = 0
+        c[P_R0 + i] = row[P_R0 + i + 1]
+    c[P_R0 + nr - 1] = 0
     nr -= 1
-    c[F_NR] = nr
-    c[F_REM] = row[F_REM] - REM_BIT[t]
+    c[P_NR] = nr
+    c[P_REM] = row[P_REM] - REM_BIT[t]
     kind = KIND[t]
     v = VALUE[t]
-    hp = row[F_HP]
+    hp = row[P_HP]
     if kind == KIND_POTION:
-        if c[F_PU] == 0:
+        if c[P_PU] == 0:
             hp = min(MAX_HEALTH, hp + v)
-        c[F_PU] = 1
+        c[P_PU] = 1
     elif kind == KIND_WEAPON:
-        c[F_W] = v
-        c[F_CAP] = 14
+        c[P_W] = v
+        c[P_CAP] = UNUSED_REACH
     elif with_weapon:
-        hp -= max(0, v - row[F_W])
-        c[F_CAP] = v if equal else v - 1
+        hp -= max(0, v - row[P_W])
+        c[P_CAP] = v if equal else v - 1
     else:
         hp -= v
-    c[F_HP] = hp
-    c[F_FLED] = 0
-    res = row[F_RES] + 1
-    nd = row[F_ND]
+    c[P_HP] = hp
+    c[P_FLED] = 0
+    res = row[P_RES] + 1
+    nd = row[P_ND]
     if hp <= 0:
-        return True, hp - monsters_left(c[F_REM])
+        return True, hp - monsters_left(c[P_REM])
     if nr == 0 and nd == 0:
         bonus = v if (kind == KIND_POTION and hp == MAX_HEALTH) else 0
         return True, hp + bonus
-    if res == 3 and nd > 0:
-        k = min(3, nd)
+    if res == RESOLVED_PER_ROOM and nd > 0:
+        k = min(RESOLVED_PER_ROOM, nd)
         for j in range(k):
-            c[F_R0 + nr + j] = dungeon_type(c, j)
+            c[P_R0 + nr + j] = dungeon_type(c, j)
         drop_top(c, k)
-        c[F_NR] = nr + k
+        c[P_NR] = nr + k
         res = 0
-        c[F_PU] = 0
-    c[F_RES] = res
+        c[P_PU] = 0
+    c[P_RES] = res
     return False, 0
 
 
-@njit(cache=True)
+@jit
 def _settle(c, equal):  # type: ignore[no-untyped-def]
     """Put a position the search will visit in canonical form; returns its bound."""
     _canonical_weapon(c)
-    return upper_bound(c[F_REM], c[F_HP], c[F_W], c[F_CAP], equal)
+    return upper_bound(c[P_REM], c[P_HP], c[P_W], c[P_CAP], equal)
 
 
-@njit(cache=True)
+@jit
 def _tape(row, i):  # type: ignore[no-untyped-def]
     """Card i of room + dungeon, read as one sequence (the room first)."""
-    return row[F_R0 + i] if i < 4 else dungeon_type(row, i - 4)
+    return row[P_R0 + i] if i < ROOM_SIZE else dungeon_type(row, i - ROOM_SIZE)
 
 
-@njit(cache=True)
+@jit
 def _flee(row, c, k):  # type: ignore[no-untyped-def]
     """Write into ``c`` the position after fleeing ``k`` times in a row."""
-    for f in range(NF):
+    for f in range(NP):
         c[f] = row[f]
-    nd = row[F_ND]
-    n = 4 + nd
-    shift = (4 * k) % n
-    for j in range(4):
-        c[F_R0 + j] = _tape(row, (j + shift) % n)
-    for w in range(4):
-        c[F_D0 + w] = 0
+    nd = row[P_ND]
+    n = ROOM_SIZE + nd
+    shift = (ROOM_SIZE * k) % n
+    for j in range(ROOM_SIZE):
+        c[P_R0 + j] = _tape(row, (j + shift) % n)
+    for w in range(DUNGEON_WORDS):
+        c[P_D0 + w] = 0
     for j in range(nd):
-        set_dungeon_type(c, j, _tape(row, (4 + j + shift) % n))
-    c[F_FLED] = 1
-    c[F_RES] = 0
-    c[F_PU] = 0
+        set_dungeon_type(c, j, _tape(row, (ROOM_SIZE + j + shift) % n))
+    c[P_FLED] = 1
+    c[P_RES] = 0
+    c[P_PU] = 0
 
 
-@njit(cache=True)
+@jit
 def _gcd(a, b):  # type: ignore[no-untyped-def]
     while b:
         a, b = b, a % b
     return a
 
 
-@njit(cache=True)
+@jit
 def may_flee(row, flee_rule):  # type: ignore[no-untyped-def]
     return (
         flee_rule != FLEE_NEVER
-        and row[F_NR] == 4
-        and row[F_RES] == 0
-        and row[F_ND] > 0
-        and row[F_FLED] == 0
+        and row[P_NR] == ROOM_SIZE
+        and row[P_RES] == 0
+        and row[P_ND] > 0
+        and row[P_FLED] == 0
     )
 
 
-@njit(cache=True)
+@jit
+def _add_flee_runs(row, kids, bound, move, terminal, n, flee_rule, equal):  # type: ignore[no-untyped-def]
+    """Append the flee moves after the ``n`` children so far; returns the new count.
+
+    One flee, or under ``easy`` the runs of k = 1..L-1 flees in a row (L: the
+    period of the rotation by a room, see the module docstring). A flee
+    changes no card, health or weapon, so its bound is the room's own.
+    """
+    if not may_flee(row, flee_rule):
+        return n
+    flee_bound = upper_bound(row[P_REM], row[P_HP], row[P_W], row[P_CAP], equal)
+    runs = 1
+    if flee_rule == FLEE_ANY:
+        size = ROOM_SIZE + row[P_ND]
+        runs = size // _gcd(size, ROOM_SIZE) - 1
+    for k in range(1, runs + 1):
+        if n >= kids.shape[0]:
+            break
+        _flee(row, kids[n], k)
+        terminal[n] = False
+        bound[n] = flee_bound
+        move[n] = FLEE_MOVE_BIT | k
+        n += 1
+    return n
+
+
+@jit
 def step_children(row, kids, bound, move, terminal, flee_rule, equal):  # type: ignore[no-untyped-def]
     """The positions one action away (the search itself moves a room at a time,
-    see ``room_children``; tests check these steps against scoundrel_core)."""
+    see ``room_children``; tests check these steps against scoundrel_core).
+
+    Moves are ``2 * type + with_weapon`` for a card, ``FLEE_MOVE_BIT | k`` for
+    a run of k flees."""
     n = 0
     seen = 0
-    w = row[F_W]
-    cap = row[F_CAP]
-    for i in range(row[F_NR]):
-        t = row[F_R0 + i]
+    w = row[P_W]
+    cap = row[P_CAP]
+    for i in range(row[P_NR]):
+        t = row[P_R0 + i]
         if (seen >> t) & 1:
             continue  # the same type twice in the room: one child serves both
         seen |= 1 << t
@@ -353,30 +386,10 @@ def step_children(row, kids, bound, move, terminal, flee_rule, equal):  # type: 
             bound[n] = score if ended else _settle(kids[n], equal)
             move[n] = 2 * t + with_weapon
             n += 1
-    if may_flee(row, flee_rule):
-        flee_bound = upper_bound(row[F_REM], row[F_HP], w, cap, equal)
-        runs = 1
-        if flee_rule == FLEE_ANY:
-            size = 4 + row[F_ND]
-            runs = size // _gcd(size, 4) - 1
-        for k in range(1, runs + 1):
-            if n >= kids.shape[0]:
-                break
-            _flee(row, kids[n], k)
-            terminal[n] = False
-            bound[n] = flee_bound
-            move[n] = MOVE_FLEE + k
-            n += 1
-    return n
+    return _add_flee_runs(row, kids, bound, move, terminal, n, flee_rule, equal)
 
 
-# A room move packs up to four card moves, 7 bits each (card move + 1, first in
-# the lowest bits); a run of k flees is FLEE_MOVE_BIT | k.
-SUB_BITS = 7
-FLEE_MOVE_BIT = 1 << 40
-
-
-@njit(cache=True)
+@jit
 def _dominates(a, b):  # type: ignore[no-untyped-def]
     """Whether room outcome ``a`` is at least as good as ``b`` (same cards left).
 
@@ -384,10 +397,10 @@ def _dominates(a, b):  # type: ignore[no-untyped-def]
     every line from ``b`` is legal from ``a`` and keeps ``a``'s health and phi
     at least as high at every step, so ``a``'s value is at least ``b``'s.
     """
-    return a[F_HP] >= b[F_HP] and a[F_W] >= b[F_W] and a[F_CAP] >= b[F_CAP]
+    return a[P_HP] >= b[P_HP] and a[P_W] >= b[P_W] and a[P_CAP] >= b[P_CAP]
 
 
-@njit(cache=True)
+@jit
 def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pick):  # type: ignore[no-untyped-def]
     """The room's outcomes: every way to play it to its end (refill or end of game).
 
@@ -396,7 +409,7 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
     share the dungeon and differ only in the card carried over, health and
     weapon: among those with the same carried card only the undominated ones are
     kept (``_dominates``). Of the endings (death or the last card), only the best
-    is kept. Flee runs are added as in ``step_children``. Returns the count.
+    is kept. Flee runs are added by ``_add_flee_runs``. Returns the count.
     """
     n = 0
     best_end = -1
@@ -407,7 +420,7 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
     while level >= 0:
         r = stack[level]
         c = pick[level]
-        nr = r[F_NR]
+        nr = r[P_NR]
         if c >= 2 * nr:
             level -= 1
             if level >= 0:
@@ -416,12 +429,12 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
         pick[level] = c + 1
         slot = c >> 1
         with_weapon = c & 1
-        t = r[F_R0 + slot]
-        if with_weapon and not (KIND[t] == KIND_MONSTER and r[F_W] > 0 and VALUE[t] <= r[F_CAP]):
+        t = r[P_R0 + slot]
+        if with_weapon and not (KIND[t] == KIND_MONSTER and r[P_W] > 0 and VALUE[t] <= r[P_CAP]):
             continue
         duplicate = False
         for i in range(slot):
-            if r[F_R0 + i] == t:
+            if r[P_R0 + i] == t:
                 duplicate = True  # the same type earlier in the room: same outcomes
         if duplicate:
             continue
@@ -445,7 +458,7 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
                 bound[best_end] = value
                 move[best_end] = here
             continue
-        if out[F_RES] != 0:
+        if out[P_RES] != 0:
             # The room goes on: resolve another card of it.
             level += 1
             pick[level] = 0
@@ -456,7 +469,7 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
         dominated = False
         j = 0
         while j < n:
-            if not terminal[j] and kids[j, F_R0] == out[F_R0]:
+            if not terminal[j] and kids[j, P_R0] == out[P_R0]:
                 if _dominates(kids[j], out):
                     dominated = True
                     break
@@ -475,37 +488,25 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
         if dominated:
             continue
         kids[n, :] = out
-        bound[n] = upper_bound(out[F_REM], out[F_HP], out[F_W], out[F_CAP], equal)
+        bound[n] = upper_bound(out[P_REM], out[P_HP], out[P_W], out[P_CAP], equal)
         move[n] = here
         terminal[n] = False
         n += 1
-    if may_flee(row, flee_rule):
-        flee_bound = upper_bound(row[F_REM], row[F_HP], row[F_W], row[F_CAP], equal)
-        runs = 1
-        if flee_rule == FLEE_ANY:
-            size = 4 + row[F_ND]
-            runs = size // _gcd(size, 4) - 1
-        for k in range(1, runs + 1):
-            _flee(row, kids[n], k)
-            terminal[n] = False
-            bound[n] = flee_bound
-            move[n] = FLEE_MOVE_BIT | k
-            n += 1
-    return n
+    return _add_flee_runs(row, kids, bound, move, terminal, n, flee_rule, equal)
 
 
 # -- keys and the table -------------------------------------------------------------------
 
 
-@njit(cache=True)
+@jit
 def make_key(row, key, flee_rule):  # type: ignore[no-untyped-def]
-    for j in range(4):
-        key[j] = row[F_D0 + j]
-    nr = row[F_NR]
-    r0 = row[F_R0]
-    r1 = row[F_R0 + 1]
-    r2 = row[F_R0 + 2]
-    r3 = row[F_R0 + 3]
+    for j in range(DUNGEON_WORDS):
+        key[j] = row[P_D0 + j]
+    nr = row[P_NR]
+    r0 = row[P_R0]
+    r1 = row[P_R0 + 1]
+    r2 = row[P_R0 + 2]
+    r3 = row[P_R0 + 3]
     fleeable = may_flee(row, flee_rule)
     if not fleeable:
         # Sort the room: its order can no longer matter.
@@ -519,39 +520,39 @@ def make_key(row, key, flee_rule):  # type: ignore[no-untyped-def]
             r1, r3 = r3, r1
         if r1 > r2:
             r1, r2 = r2, r1
-    room = r0 | (r1 << 5) | (r2 << 10) | (r3 << 15)
+    room = r0 | (r1 << TYPE_BITS) | (r2 << (2 * TYPE_BITS)) | (r3 << (3 * TYPE_BITS))
     potion_in_room = False
     for i in range(nr):
-        if KIND[row[F_R0 + i]] == KIND_POTION:
+        if KIND[row[P_R0 + i]] == KIND_POTION:
             potion_in_room = True
-    pu = row[F_PU] if potion_in_room else 0
-    fled = row[F_FLED] if (nr == 4 and row[F_RES] == 0 and row[F_ND] > 0) else 0
+    pu = row[P_PU] if potion_in_room else 0
+    fled = row[P_FLED] if (nr == ROOM_SIZE and row[P_RES] == 0 and row[P_ND] > 0) else 0
     # Health is not in the key: the table keeps bounds for every health (see tt_*).
-    key[4] = (
+    key[KEY_WORDS - 1] = (
         room
-        | (row[F_W] << 25)
-        | (row[F_CAP] << 29)
+        | (row[P_W] << 25)
+        | (row[P_CAP] << 29)
         | (pu << 33)
         | (fled << 34)
     )
 
 
-@njit(cache=True)
+@jit
 def key_hash(key):  # type: ignore[no-untyped-def]
     h = np.uint64(0x9E3779B97F4A7C15)
-    for j in range(5):
+    for j in range(KEY_WORDS):
         h = (h ^ np.uint64(key[j])) * np.uint64(0xBF58476D1CE4E5B9)
         h ^= h >> np.uint64(31)
     h = (h ^ (h >> np.uint64(29))) * np.uint64(0x94D049BB133111EB)
     return h ^ (h >> np.uint64(32))
 
 
-@njit(cache=True)
+@jit
 def tt_find(key, base, t_keys, t_stamp, stamp):  # type: ignore[no-untyped-def]
     for s in range(base, base + BUCKET):
         if t_stamp[s] == stamp:
             same = True
-            for j in range(5):
+            for j in range(KEY_WORDS):
                 if t_keys[s, j] != key[j]:
                     same = False
                     break
@@ -560,7 +561,7 @@ def tt_find(key, base, t_keys, t_stamp, stamp):  # type: ignore[no-untyped-def]
     return -1
 
 
-@njit(cache=True)
+@jit
 def tt_bounds(slot, hp, t_low, t_high):  # type: ignore[no-untyped-def]
     """Proven (lower, upper) bounds on the value at health ``hp``.
 
@@ -579,7 +580,7 @@ def tt_bounds(slot, hp, t_low, t_high):  # type: ignore[no-untyped-def]
     return np.int64(low), np.int64(high)
 
 
-@njit(cache=True)
+@jit
 def tt_store(key, base, hp, value, exact, work, t_keys, t_low, t_high, t_stamp, t_work, stamp):  # type: ignore[no-untyped-def]
     slot = tt_find(key, base, t_keys, t_stamp, stamp)
     if slot < 0:
@@ -592,7 +593,7 @@ def tt_store(key, base, hp, value, exact, work, t_keys, t_low, t_high, t_stamp, 
             if cheapest < 0 or t_work[s] < cheapest:
                 cheapest = t_work[s]
                 slot = s
-        for j in range(5):
+        for j in range(KEY_WORDS):
             t_keys[slot, j] = key[j]
         for h in range(HEALTHS):
             t_low[slot, h] = LOW_NONE
@@ -609,14 +610,14 @@ def tt_store(key, base, hp, value, exact, work, t_keys, t_low, t_high, t_stamp, 
 # -- the search ---------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@jit
 def _now():  # type: ignore[no-untyped-def]
     with objmode(t="float64"):
         t = time.perf_counter()
     return t
 
 
-@njit(cache=True)
+@jit
 def _sort_children(d, n, bound, terminal, kids, order):  # type: ignore[no-untyped-def]
     """Best bound first; among equal bounds, more health first (insertion sort, n is small)."""
     ordr = order[d]
@@ -624,11 +625,11 @@ def _sort_children(d, n, bound, terminal, kids, order):  # type: ignore[no-untyp
         ordr[j] = j
     for j in range(1, n):
         x = ordr[j]
-        kx = bound[d, x] * 64 + (63 if terminal[d, x] else kids[d, x, F_HP])
+        kx = bound[d, x] * 64 + (63 if terminal[d, x] else kids[d, x, P_HP])
         i = j - 1
         while i >= 0:
             y = ordr[i]
-            ky = bound[d, y] * 64 + (63 if terminal[d, y] else kids[d, y, F_HP])
+            ky = bound[d, y] * 64 + (63 if terminal[d, y] else kids[d, y, P_HP])
             if ky >= kx:
                 break
             ordr[i + 1] = y
@@ -652,14 +653,14 @@ def make_workspace() -> tuple[np.ndarray, ...]:
     choices of the walk through one room (``room_children``).
     """
     return (
-        np.zeros((MAX_DEPTH, MAX_CHILDREN, NF), np.int64),
+        np.zeros((MAX_DEPTH, MAX_CHILDREN, NP), np.int64),
         np.zeros((MAX_DEPTH, MAX_CHILDREN), np.int64),
         np.zeros((MAX_DEPTH, MAX_CHILDREN), np.int64),
         np.zeros((MAX_DEPTH, MAX_CHILDREN), np.bool_),
         np.zeros((MAX_DEPTH, MAX_CHILDREN), np.int64),
-        np.zeros((MAX_DEPTH, 5), np.int64),
+        np.zeros((MAX_DEPTH, KEY_WORDS), np.int64),
         np.zeros((NFR, MAX_DEPTH), np.int64),
-        np.zeros((6, NF), np.int64),
+        np.zeros((6, NP), np.int64),
         np.zeros(6, np.int64),
     )
 
@@ -676,7 +677,7 @@ FR_CHILD = 8  # child being searched
 NFR = 9
 
 
-@njit(cache=True)
+@jit
 def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_low, t_high, t_stamp, t_work,  # type: ignore[no-untyped-def]
                kids, bound, move, terminal, order, keys, frames, stack, pick):
     """Search from ``root``: its value if > alpha (exact), else an upper bound <= alpha.
@@ -715,7 +716,7 @@ def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_low, t_high,
                     return NEG_INF
             a0 = f_alpha[d]
             if d == 0:
-                ub = upper_bound(row[F_REM], row[F_HP], row[F_W], row[F_CAP], equal)
+                ub = upper_bound(row[P_REM], row[P_HP], row[P_W], row[P_CAP], equal)
             else:
                 ub = bound[d - 1, child[d - 1]]  # computed when the child was made
             if ub > g[G_BETA]:
@@ -729,7 +730,7 @@ def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_low, t_high,
             base = np.int64(key_hash(key) & np.uint64(g[G_BUCKET_MASK])) * BUCKET
             slot = tt_find(key, base, t_keys, t_stamp, stamp)
             if slot >= 0:
-                low, high = tt_bounds(slot, row[F_HP], t_low, t_high)
+                low, high = tt_bounds(slot, row[P_HP], t_low, t_high)
                 if high <= a0 or low >= high:
                     ret = high
                     step = _RETURN
@@ -744,7 +745,7 @@ def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_low, t_high,
                     a0 = low - 1
                     f_alpha[d] = a0
             f_ub[d] = ub
-            f_hp[d] = row[F_HP]
+            f_hp[d] = row[P_HP]
             f_base[d] = base
             f_nodes[d] = g[G_NODES]
             n = room_children(row, kids[d], bound[d], move[d], terminal[d], flee_rule, equal,

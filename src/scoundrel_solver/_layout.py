@@ -1,67 +1,60 @@
-"""The solver's compact position: one row of int64 fields, and card types.
+"""The exact solver's compact position: one row of int64 fields (``P_*``).
 
-The search sees cards by *type*, not identity: the two monsters of a value (a
-club and a spade) behave identically, so they share a type and positions that
-differ only by swapping them are one position. Types (0 = no card)::
-
-    1..13   monster of value 2..14     (type = value - 1)
-    14..22  weapon of value 2..10      (type = value + 12)
-    23..31  potion of value 2..10      (type = value + 21)
-
-A position is one row of ``NF`` int64 fields (``F_*`` below). The dungeon is
-packed 12 types to a word, 5 bits each, top card in the lowest bits of
-``F_D0``; four words hold 48 cards. ``F_REM`` is the multiset of cards not yet
-resolved (dungeon and room)::
+Cards are the types of :mod:`._encoding` (0 = no card). A position is one row
+of ``NP`` int64 fields. The dungeon is packed 12 types to a word,
+``TYPE_BITS`` bits each, top card in the lowest bits of ``P_D0``; four words
+hold 48 cards. ``P_REM`` is the multiset of cards not yet resolved (dungeon and
+room)::
 
     bits  0..25   two bits per monster value v at 2*(v-2): how many are left (0..2)
     bits 26..34   one bit per weapon value v at 26+(v-2)
     bits 35..43   one bit per potion value v at 35+(v-2)
 
-``F_CAP`` is the strongest monster the equipped weapon may still fight (14 for
-an unused weapon; 0 without a weapon): it folds the last kill and the wear rule
-into one number.
+``P_CAP`` is the strongest monster the equipped weapon may still fight
+(``UNUSED_REACH`` for an unused weapon; 0 without a weapon): it folds the last
+kill and the wear rule into one number.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-F_D0: Final = 0  # dungeon words F_D0..F_D0+3
-F_ND: Final = 4  # dungeon size
-F_R0: Final = 5  # room types F_R0..F_R0+3, room order, 0 past the end
-F_NR: Final = 9  # room size
-F_REM: Final = 10  # multiset of unresolved cards
-F_HP: Final = 11  # health
-F_W: Final = 12  # weapon value, 0 = none
-F_CAP: Final = 13  # strongest monster the weapon may fight
-F_PU: Final = 14  # potion drunk in this room
-F_RES: Final = 15  # cards resolved in this room
-F_FLED: Final = 16  # this room came from a flee and may not be fled
-NF: Final = 17
+import numpy as np
 
-PER_WORD: Final = 12
-TYPE_BITS: Final = 5
-TYPE_MASK: Final = 31
+import scoundrel_core as sc
 
-MAX_HEALTH: Final = 20
+from ._encoding import NTYPES, card_type
 
-# Flee rules, as integers for the kernel.
-FLEE_NOT_TWICE: Final = 0  # classic
-FLEE_ANY: Final = 1  # easy
-FLEE_NEVER: Final = 2  # hard
+P_D0: Final = 0  # dungeon words P_D0..P_D0+3
+P_ND: Final = 4  # dungeon size
+P_R0: Final = 5  # room types P_R0..P_R0+3, room order, 0 past the end
+P_NR: Final = 9  # room size
+P_REM: Final = 10  # multiset of unresolved cards
+P_HP: Final = 11  # health
+P_W: Final = 12  # weapon value, 0 = none
+P_CAP: Final = 13  # strongest monster the weapon may fight
+P_PU: Final = 14  # potion drunk in this room
+P_RES: Final = 15  # cards resolved in this room
+P_FLED: Final = 16  # this room came from a flee and may not be fled
+NP: Final = 17
 
-# Moves recorded on the path: type * 2 + with_weapon for a card, or
-# MOVE_FLEE + k for k flees in a row.
-MOVE_FLEE: Final = 1000
+PER_WORD: Final = 12  # types per dungeon word
+DUNGEON_WORDS: Final = 4  # P_D0..P_D0+3: room for 48 cards
+
+REM_WEAPON0: Final = 26  # bit of the weapon of value 2 in P_REM
+REM_POTION0: Final = 35  # bit of the potion of value 2 in P_REM
 
 
-def monster_type(value: int) -> int:
-    return value - 1
+def _rem_bits() -> np.ndarray:
+    """Per type, what one card of it adds to ``P_REM``."""
+    bit = np.zeros(NTYPES, np.int64)
+    for c in sc.FULL_DECK:
+        if c.kind is sc.Kind.MONSTER:
+            shift = 2 * (c.value - 2)
+        else:
+            shift = (REM_WEAPON0 if c.kind is sc.Kind.WEAPON else REM_POTION0) + c.value - 2
+        bit[card_type(c)] = 1 << shift
+    return bit
 
 
-def weapon_type(value: int) -> int:
-    return value + 12
-
-
-def potion_type(value: int) -> int:
-    return value + 21
+REM_BIT: Final = _rem_bits()

@@ -14,30 +14,26 @@ from numbers import Integral, Real
 import numpy as np
 
 import scoundrel_core as sc
-from scoundrel_core import Card, Kind, State
+from scoundrel_core import Card, State
 
 from . import _kernel as k
+from ._encoding import FLEE_NEVER, TYPE_BITS, card_type, flee_rule_code
 from ._layout import (
-    F_CAP,
-    F_D0,
-    F_FLED,
-    F_HP,
-    F_ND,
-    F_NR,
-    F_PU,
-    F_R0,
-    F_REM,
-    F_RES,
-    F_W,
-    FLEE_ANY,
-    FLEE_NEVER,
-    FLEE_NOT_TWICE,
-    NF,
+    DUNGEON_WORDS,
+    NP,
+    P_CAP,
+    P_D0,
+    P_FLED,
+    P_HP,
+    P_ND,
+    P_NR,
+    P_PU,
+    P_R0,
+    P_REM,
+    P_RES,
+    P_W,
     PER_WORD,
-    TYPE_BITS,
-    monster_type,
-    potion_type,
-    weapon_type,
+    REM_BIT,
 )
 from .errors import SolverError
 from .result import SolveResult
@@ -45,7 +41,6 @@ from .table import DEFAULT_TABLE_MIB, TranspositionTable, check_table_mib
 
 __all__ = ["card_type", "solve", "state_row"]
 
-_FLEE_RULE = {"classic": FLEE_NOT_TWICE, "easy": FLEE_ANY, "hard": FLEE_NEVER}
 _tables: dict[int, TranspositionTable] = {}
 _workspace: list[tuple[np.ndarray, ...]] = []
 
@@ -56,28 +51,12 @@ def _scratch() -> tuple[np.ndarray, ...]:
     return _workspace[0]
 
 
-def _type_of(c: Card) -> int:
-    if c.kind is Kind.MONSTER:
-        return monster_type(c.value)
-    if c.kind is Kind.WEAPON:
-        return weapon_type(c.value)
-    return potion_type(c.value)
-
-
-_TYPE_BY_ID = tuple(_type_of(c) for c in sc.FULL_DECK)
-
-
-def card_type(c: Card) -> int:
-    """The solver's type of a card (see ``_layout``)."""
-    return _TYPE_BY_ID[c.id]
-
-
-_REM_BIT = [int(b) for b in k.REM_BIT]
+_REM_BIT = [int(b) for b in REM_BIT]
 
 
 def state_row(s: State) -> np.ndarray:
     """The kernel row of a position that is not over (plain Python: no JIT dispatch)."""
-    words = [0, 0, 0, 0]
+    words = [0] * DUNGEON_WORDS
     for i, c in enumerate(s.dungeon):
         words[i // PER_WORD] |= card_type(c) << ((i % PER_WORD) * TYPE_BITS)
     room = [card_type(c) for c in s.room]
@@ -89,19 +68,19 @@ def state_row(s: State) -> np.ndarray:
         cap = min(cap, monsters[-1])
     if not weapon or not monsters or cap < monsters[0]:
         weapon = cap = 0
-    fields = [0] * NF
-    fields[F_D0 : F_D0 + 4] = words
-    fields[F_ND] = s.dungeon_size
-    fields[F_R0 : F_R0 + len(room)] = room
-    fields[F_NR] = len(room)
-    fields[F_REM] = rem
-    fields[F_HP] = s.health
-    fields[F_W] = weapon
-    fields[F_CAP] = cap
-    fields[F_PU] = int(s.potion_used)
-    fields[F_RES] = s.resolved_in_room
+    fields = [0] * NP
+    fields[P_D0 : P_D0 + DUNGEON_WORDS] = words
+    fields[P_ND] = s.dungeon_size
+    fields[P_R0 : P_R0 + len(room)] = room
+    fields[P_NR] = len(room)
+    fields[P_REM] = rem
+    fields[P_HP] = s.health
+    fields[P_W] = weapon
+    fields[P_CAP] = cap
+    fields[P_PU] = int(s.potion_used)
+    fields[P_RES] = s.resolved_in_room
     # Under easy a run of flees is one macro move, so any position may start one.
-    fields[F_FLED] = int(s.fled_last) if s.variant.name == "classic" else 0
+    fields[P_FLED] = int(s.fled_last) if s.variant.name == "classic" else 0
     return np.array(fields, np.int64)
 
 
@@ -300,7 +279,7 @@ def solve(
     g = np.zeros(k.NG, np.int64)
     g[k.G_STAMP] = table.next_stamp()
     g[k.G_MAX_NODES] = max_nodes if max_nodes is not None else np.iinfo(np.int64).max // 2
-    g[k.G_FLEE_RULE] = _FLEE_RULE[v.name]
+    g[k.G_FLEE_RULE] = flee_rule_code(v)
     g[k.G_EQUAL] = int(v.equal_wear)
     g[k.G_BUCKET_MASK] = table.bucket_mask
     g[k.G_NEXT_CHECK] = 1
@@ -310,7 +289,7 @@ def solve(
     path = np.zeros(k.MAX_DEPTH, np.int64)
     best_path = np.zeros(k.MAX_DEPTH, np.int64)
     row = state_row(start)
-    root_bound = int(k.upper_bound(row[F_REM], row[F_HP], row[F_W], row[F_CAP], int(v.equal_wear)))
+    root_bound = int(k.upper_bound(row[P_REM], row[P_HP], row[P_W], row[P_CAP], int(v.equal_wear)))
     value, proven_bound = _search_value(row, root_bound, g, deadline, path, best_path, table)
     nodes = int(g[k.G_NODES])
     if g[k.G_ABORT]:

@@ -1,32 +1,60 @@
 """Numba kernels of the fair expectimax search (private: plain integer arrays only).
 
-Card types (two cards of one type are alike for the game)::
+Cards are the types of :mod:`scoundrel_solver._encoding`. What the player
+knows is split between shared arrays, changed in place and restored before a
+frame returns, and one row of a frame per node::
 
-    type  0..12   monster 2..14       value = type + 2
-    type 13..21   weapon  2..10       value = type - 11
-    type 22..30   potion  2..10       value = type - 20
+    cnt[NTYPES]   how many unseen cards of each type (they lie above the bottom)
+    bot, bpos     the known bottom of the dungeon: bot[bpos[0]:bpos[1]], top first
+    cfg           CFG_FLEE_RULE (``_encoding`` flee codes), CFG_EQUAL (equal weapon wear)
+    par           leaf evaluation weights (``leaf.LEAF_*``)
+    stats         ST_DECISIONS: decision nodes; ST_LEAVES: leaf evaluations used
+                  (a search that used none is exact)
 
-Search state, passed down the recursion (arrays are changed in place and
-restored before returning)::
+The row of a frame (``fi[f]``, integer columns ``FI_*``; ``ff[f]``, value
+columns ``FV_*``) starts with the node's state, which a child inherits::
 
-    cnt[31]     how many unseen cards of each type (they lie above the bottom)
-    u           sum(cnt)
-    bot[], bpos bottom of the dungeon, known order: bot[bpos[0]:bpos[1]], top first
-    room, rn    room card types, 5 bits each (room order), and how many
-    rlo, rhi    room[rlo:rhi] were drawn unseen and are held in type order: their
-                true order is uniformly random (it matters only if the room is fled)
-    h, w, lk    health, weapon value (0 none), last kill (0 unused)
-    pu, res     potion drunk in this room, cards resolved in this room
-    fled        the room was dealt by a flee (classic forbids fleeing it)
-    depth       refills (chance nodes) still expanded; at 0 a chance node is
-                valued by the leaf evaluation instead
+    FI_OP              OP_DECIDE (the player chooses in the room) or OP_DRAW
+                       (FI_NEED cards are drawn onto the room, then play goes on)
+    FI_U               sum(cnt): unseen cards
+    FI_ROOM, FI_RN     room card types, TYPE_BITS each (room order), and how many
+    FI_RLO, FI_RHI     room[RLO:RHI] were drawn unseen and are held in type order:
+                       their true order is uniformly random (it matters only if
+                       the room is fled)
+    FI_H, FI_W, FI_LK  health, weapon value (0 none), last kill (0 unused)
+    FI_PU, FI_RES      potion drunk in this room, cards resolved in this room
+    FI_FLED            the room was dealt by a flee (classic forbids fleeing it)
+    FI_NEED            cards to draw (draw frames)
+    FI_DEPTH           chance nodes still expanded; at 0 a chance node is valued
+                       by the leaf evaluation instead
 
-    cfg[0] flee rule (0 classic, 1 easy, 2 hard), cfg[1] equal weapon wear
-    par[]  leaf evaluation weights (see ``leaf``)
-    stats  [0] decision nodes, [1] leaf evaluations used (0: the value is exact)
+and goes on with the frame's own work (``FI_PHASE`` onwards, zero in a new
+frame). A child is pushed by copying its parent's state and changing what
+differs (``_open_child``). The life of a frame; the top frame works, a child's
+value goes back to its parent::
 
-Values are expected final scores. Chance nodes are memoised; a memo entry
-stores value + INEXACT when its subtree used a leaf evaluation.
+    decision frame
+      DECIDE_CARDS --next card move--> child: a decision in the same room, or a
+           |                           draw for the refill; FV_BEST = max(values)
+           | no card move left: DECIDE_FLEE if the room may be fled, else DONE
+           v
+      DECIDE_FLEE  --next distinct order of the room--> the room goes under the
+           |             bottom, child: a draw (fled); FV_SUM += max(value, FV_BEST)
+           v
+      DECIDE_DONE  --> pop FV_BEST, or FV_SUM / FI_COUNT if the room was fled
+
+    draw frame
+      DRAW_ENTER --depth 0--> pop the leaf evaluation
+           |     --in the memo--> pop the memoised value
+           +--> DRAW_MULTISETS (enough unseen cards) --next multiset--> child: a
+           |        decision, FV_WEIGHT = its count of draws;
+           |        FV_SUM += weight * value; none left --> memo, pop FV_SUM / ways
+           +--> DRAW_ALL (fewer unseen than needed) --> child: the one decision
+                    (every unseen card, then the top of the bottom); memo, pop it
+
+Values are expected final scores. Chance nodes are memoised on everything
+their value depends on (``_memo_key``); an entry also says whether its subtree
+used a leaf evaluation (``_memo_pack``).
 
 Why draws are enumerated as unordered multisets: the order of cards inside a
 room matters only if that room is fled (it goes to the bottom in room order).
@@ -40,84 +68,155 @@ then averages over the orders. That is the same number as enumerating ordered
 draws, at a fraction of the cost (checked against an ordered, card-by-card
 twin in the tests). Distinct orders of a multiset are equally likely, each
 standing for the same number of permutations, so a plain average is right.
+The search keeps an explicit stack (numba's cache does not handle recursive
+functions). See docs/solver.md for the whole agent.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.typed import Dict
 
-NTYPES = 31
-MONSTERS = 13
-WEAPON0 = 13
-POTION0 = 22
-INEXACT = 1000.0
+from .._encoding import (
+    FLEE_ANY,
+    FLEE_NEVER,
+    KIND_MONSTER,
+    KIND_POTION,
+    KIND_WEAPON,
+    MAX_HEALTH,
+    NTYPES,
+    RESOLVED_PER_ROOM,
+    ROOM_SIZE,
+    TYPE_BITS,
+    TYPE_MASK,
+    UNUSED_REACH,
+    jit,
+    jit_inline,
+    type_kind,
+    type_value,
+)
+from .leaf import (
+    LEAF_ABSORB,
+    LEAF_KILLS,
+    LEAF_LOW_HEALTH,
+    LEAF_POTION,
+    LEAF_SAFE_HEALTH,
+    LEAF_WEAPON,
+)
+
 NEG = -1.0e9
 BOTTOM_CAP = 512
+MAX_FRAMES = 256
+MAX_ORDERS = 24  # distinct orders of a room of four: at most 4!
 _KEY = types.UniTuple(types.int64, 2)  # type: ignore[no-untyped-call]
-NPAR = 8
+
+CFG_FLEE_RULE = 0
+CFG_EQUAL = 1
+ST_DECISIONS = 0
+ST_LEAVES = 1
+
+# Frame columns: the node's state (copied into a child) ...
+FI_OP = 0
+FI_U = 1
+FI_ROOM = 2
+FI_RN = 3
+FI_RLO = 4
+FI_RHI = 5
+FI_H = 6
+FI_W = 7
+FI_LK = 8
+FI_PU = 9
+FI_RES = 10
+FI_FLED = 11
+FI_NEED = 12
+FI_DEPTH = 13
+# ... and the frame's own work.
+FI_WORK = 14
+FI_PHASE = 14  # DECIDE_* or DRAW_*
+FI_IT = 15  # decision: next card move (2 * slot + with weapon), or next order code
+FI_HI = 16  # decision: the bottom's length before a fled room goes under it
+FI_COUNT = 17  # decision: distinct orders fled so far (in done[f, :count])
+FI_LEVEL = 18  # draw: cards picked in the multiset being built
+FI_T = 19  # draw: next type to try at that level
+FI_PICK = 20  # draw: the picked types, FI_PICK..FI_PICK+3, non-decreasing
+FI_BPOS0 = 24  # draw: bpos[0] before DRAW_ALL took cards off the bottom
+FI_K1 = 25  # draw: memo key
+FI_K2 = 26
+FI_LEAVES = 27  # draw: stats[ST_LEAVES] on entry (the subtree used a leaf if it grew)
+NFI = 28
+
+FV_BEST = 0  # decision: best card move value (NEG before the first)
+FV_SUM = 1  # decision: sum over fled orders; draw: weighted sum over multisets
+FV_WEIGHT = 2  # draw: draws of the multiset being searched
+NFV = 3
+
+OP_DECIDE = 0
+OP_DRAW = 1
+
+DECIDE_CARDS = 0
+DECIDE_FLEE = 1
+DECIDE_DONE = 2
+DRAW_ENTER = 0
+DRAW_MULTISETS = 1
+DRAW_ALL = 2
+
+# What resolving a card leads to (``_play_card``).
+GAME_OVER = 0
+SAME_ROOM = 1
+REFILL = 2
+
+# A memo entry is one number: the value, plus MEMO_INEXACT when its subtree used
+# a leaf evaluation (values are final scores, far below MEMO_INEXACT / 2).
+MEMO_INEXACT = 1000.0
 
 
-@njit(cache=True)
-def type_kind(t: int) -> int:
-    if t < WEAPON0:
-        return 0
-    if t < POTION0:
-        return 1
-    return 2
+# -- rooms, weapons, the pool ------------------------------------------------------------
 
 
-@njit(cache=True)
-def type_value(t: int) -> int:
-    if t < WEAPON0:
-        return t + 2
-    if t < POTION0:
-        return t - 11
-    return t - 20
-
-
-@njit(cache=True)
+@jit_inline
 def room_get(room: int, i: int) -> int:
-    return (room >> (5 * i)) & 31
+    return (room >> (TYPE_BITS * i)) & TYPE_MASK
 
 
-@njit(cache=True)
+@jit
 def room_remove(room: int, rn: int, i: int) -> int:
     out = 0
     j = 0
     for k in range(rn):
         if k != i:
-            out |= room_get(room, k) << (5 * j)
+            out |= room_get(room, k) << (TYPE_BITS * j)
             j += 1
     return out
 
 
-@njit(cache=True)
+@jit_inline
 def reach_of(w: int, lk: int, equal: int) -> int:
+    """The strongest monster the weapon may fight (0 without a weapon)."""
     if w == 0:
         return 0
     if lk == 0:
-        return 14
+        return UNUSED_REACH
     return lk if equal else lk - 1
 
 
-@njit(cache=True)
+@jit
 def monsters_left(cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, room: int, rn: int) -> int:
     s = 0
-    for t in range(MONSTERS):
-        s += cnt[t] * (t + 2)
+    for t in range(NTYPES):
+        if type_kind(t) == KIND_MONSTER:
+            s += cnt[t] * type_value(t)
     for k in range(bpos[0], bpos[1]):
-        if bot[k] < MONSTERS:
-            s += bot[k] + 2
+        if type_kind(bot[k]) == KIND_MONSTER:
+            s += type_value(bot[k])
     for i in range(rn):
         t = room_get(room, i)
-        if t < MONSTERS:
-            s += t + 2
+        if type_kind(t) == KIND_MONSTER:
+            s += type_value(t)
     return s
 
 
-@njit(cache=True)
+@jit
 def leaf(
     cnt: np.ndarray,
     bot: np.ndarray,
@@ -138,129 +237,54 @@ def leaf(
     for t in range(NTYPES):
         c = cnt[t]
         if c:
-            if t < MONSTERS:
-                msum += c * (t + 2)
-                present |= 1 << (t + 2)
-            elif t < POTION0:
-                wsum += c * (t - 11)
+            if type_kind(t) == KIND_MONSTER:
+                msum += c * type_value(t)
+                present |= 1 << type_value(t)
+            elif type_kind(t) == KIND_WEAPON:
+                wsum += c * type_value(t)
             else:
-                psum += c * (t - 20)
+                psum += c * type_value(t)
     for k in range(bpos[0], bpos[1] + rn):
         t = bot[k] if k < bpos[1] else room_get(room, k - bpos[1])
-        if t < MONSTERS:
-            msum += t + 2
-            present |= 1 << (t + 2)
-        elif t < POTION0:
-            wsum += t - 11
+        if type_kind(t) == KIND_MONSTER:
+            msum += type_value(t)
+            present |= 1 << type_value(t)
+        elif type_kind(t) == KIND_WEAPON:
+            wsum += type_value(t)
         else:
-            psum += t - 20
+            psum += type_value(t)
     reach = reach_of(w, lk, equal)
     absorb = 0.0
     kills = 0
     v = reach
-    while v >= 2 and kills < par[5]:
+    while v >= 2 and kills < par[LEAF_KILLS]:
         if (present >> v) & 1:
             absorb += min(v, w)
             kills += 1
         v -= 1
-    low = par[4] - h
+    low = par[LEAF_SAFE_HEALTH] - h
     if low < 0.0:
         low = 0.0
     return float(
         h
-        + par[0] * psum
-        + par[1] * absorb
-        + par[2] * wsum
+        + par[LEAF_POTION] * psum
+        + par[LEAF_ABSORB] * absorb
+        + par[LEAF_WEAPON] * wsum
         - msum
-        - par[3] * low * low
+        - par[LEAF_LOW_HEALTH] * low * low
     )
 
 
-@njit(cache=True)
-def bottom_hash(bot: np.ndarray, bpos: np.ndarray) -> int:
-    x = np.int64(bpos[1] - bpos[0])
-    for k in range(bpos[0], bpos[1]):
-        x = x * np.int64(37) + np.int64(bot[k] + 1)
-    return int(x)
-
-
-@njit(cache=True)
-def pack_counts(cnt: np.ndarray) -> int:
-    x = np.int64(0)
-    for t in range(NTYPES):
-        if t < MONSTERS:
-            x = (x << np.int64(2)) | np.int64(cnt[t])
-        else:
-            x = (x << np.int64(1)) | np.int64(cnt[t])
-    return int(x)
-
-
-OP_DECIDE = 0
-OP_DRAW = 1
-
-
-@njit(cache=True)
+@jit
 def can_flee(u: int, bpos: np.ndarray, rn: int, res: int, fled: int, cfg: np.ndarray) -> bool:
-    if cfg[0] == 2:
+    if cfg[CFG_FLEE_RULE] == FLEE_NEVER:
         return False
-    if rn != 4 or res != 0 or u + bpos[1] - bpos[0] == 0:
+    if rn != ROOM_SIZE or res != 0 or u + bpos[1] - bpos[0] == 0:
         return False
-    return cfg[0] == 1 or fled == 0
+    return cfg[CFG_FLEE_RULE] == FLEE_ANY or fled == 0
 
 
-@njit(cache=True)
-def step(
-    cnt: np.ndarray,
-    u: int,
-    bot: np.ndarray,
-    bpos: np.ndarray,
-    room: int,
-    rn: int,
-    h: int,
-    w: int,
-    lk: int,
-    pu: int,
-    res: int,
-    slot: int,
-    mode: int,
-) -> tuple[int, float, int, int, int, int, int, int, int]:
-    """Resolve room[slot] (mode 0) or fight it with the weapon (mode 1).
-
-    Returns (what, score, room, rn, h, w, lk, pu, need): ``what`` is 0 when the
-    game ends with ``score``, 1 when the player decides again in the room, 2
-    when ``need`` cards are drawn first (a refill).
-    """
-    t = room_get(room, slot)
-    val = type_value(t)
-    kind = type_kind(t)
-    nroom = room_remove(room, rn, slot)
-    nrn = rn - 1
-    h2, w2, lk2, pu2 = h, w, lk, pu
-    if kind == 2:
-        if pu == 0:
-            h2 = min(20, h + val)
-        pu2 = 1
-    elif kind == 1:
-        w2 = val
-        lk2 = 0
-    elif mode == 1:
-        h2 = h - max(0, val - w)
-        lk2 = val
-    else:
-        h2 = h - val
-    dsize = u + bpos[1] - bpos[0]
-    if h2 <= 0:
-        score = float(h2 - monsters_left(cnt, bot, bpos, nroom, nrn))
-        return 0, score, nroom, nrn, h2, w2, lk2, pu2, 0
-    if nrn == 0 and dsize == 0:
-        bonus = val if kind == 2 and h2 == 20 else 0
-        return 0, float(h2 + bonus), nroom, nrn, h2, w2, lk2, pu2, 0
-    if res + 1 == 3 and dsize > 0:
-        return 2, 0.0, nroom, nrn, h2, w2, lk2, 0, min(4 - nrn, dsize)
-    return 1, 0.0, nroom, nrn, h2, w2, lk2, pu2, 0
-
-
-@njit(cache=True)
+@jit
 def perm_sequence(room: int, rlo: int, rhi: int, code: int) -> int:
     """The room (4 cards) with room[rlo:rhi] in its ``code``-th order; -1 past the last order."""
     m = rhi - rlo
@@ -273,7 +297,7 @@ def perm_sequence(room: int, rlo: int, rhi: int, code: int) -> int:
     nav = m
     out = 0
     c = code
-    for k in range(4):
+    for k in range(ROOM_SIZE):
         if rlo <= k < rhi:
             f = 1
             for j in range(2, nav):
@@ -284,365 +308,443 @@ def perm_sequence(room: int, rlo: int, rhi: int, code: int) -> int:
             low = avail & ((1 << (4 * idx)) - 1)
             avail = low | ((avail >> (4 * (idx + 1))) << (4 * idx))
             nav -= 1
-            out |= room_get(room, rlo + item) << (5 * k)
+            out |= room_get(room, rlo + item) << (TYPE_BITS * k)
         else:
-            out |= room_get(room, k) << (5 * k)
+            out |= room_get(room, k) << (TYPE_BITS * k)
     return out
 
 
-# frame fields of the explicit stack (the search is iterative: numba's cache
-# does not handle recursive functions reliably)
-F_OP = 0
-F_U = 1
-F_ROOM = 2
-F_RN = 3
-F_RLO = 4
-F_RHI = 5
-F_H = 6
-F_W = 7
-F_LK = 8
-F_PU = 9
-F_RES = 10
-F_FLED = 11
-F_NEED = 12
-F_DEPTH = 13
-F_IT = 14
-F_PEND = 15
-F_HI = 16
-F_COUNT = 17
-F_LEVEL = 18
-F_T = 19
-F_PICK = 20  # 20..23
-F_BPOS0 = 24
-F_K1 = 25
-F_K2 = 26
-F_LEAVES = 27
-NFIELDS = 28
-MAX_FRAMES = 256
-
-PEND_MAX = 0
-PEND_FLEE = 1
-PEND_WEIGHTED = 2
-PEND_PLAIN = 3
-IT_FLEE = 100
+# -- the memo ---------------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def _push(
-    fi: np.ndarray,
-    ff: np.ndarray,
-    sp: int,
-    op: int,
-    u: int,
-    room: int,
-    rn: int,
-    rlo: int,
-    rhi: int,
-    h: int,
-    w: int,
-    lk: int,
-    pu: int,
-    res: int,
-    fled: int,
-    need: int,
-    depth: int,
-) -> int:
-    if sp >= MAX_FRAMES:
+@jit
+def bottom_hash(bot: np.ndarray, bpos: np.ndarray) -> int:
+    x = np.int64(bpos[1] - bpos[0])
+    for k in range(bpos[0], bpos[1]):
+        x = x * np.int64(37) + np.int64(bot[k])
+    return int(x)
+
+
+@jit
+def pack_counts(cnt: np.ndarray) -> int:
+    """The unseen counts in 44 bits: two per monster type, one per other type."""
+    x = np.int64(0)
+    for t in range(1, NTYPES):
+        if type_kind(t) == KIND_MONSTER:
+            x = (x << np.int64(2)) | np.int64(cnt[t])
+        else:
+            x = (x << np.int64(1)) | np.int64(cnt[t])
+    return int(x)
+
+
+@jit_inline
+def _memo_key(fi: np.ndarray, f: int, cnt: np.ndarray, bot: np.ndarray,
+              bpos: np.ndarray) -> tuple[int, int]:
+    """Everything a draw frame's value depends on: the unseen cards, health, weapon,
+    last kill, fled flag; the bottom, the room so far, depth and cards to draw."""
+    k1 = pack_counts(cnt) | (np.int64(fi[f, FI_H]) << 44) | (np.int64(fi[f, FI_W]) << 49)
+    k1 |= (np.int64(fi[f, FI_LK]) << 53) | (np.int64(fi[f, FI_FLED]) << 57)
+    k2 = bottom_hash(bot, bpos) * np.int64(1000003) + np.int64(fi[f, FI_ROOM] * 8 + fi[f, FI_RN])
+    k2 = k2 * np.int64(131) + np.int64(fi[f, FI_DEPTH] * 8 + fi[f, FI_NEED])
+    return k1, k2
+
+
+@jit_inline
+def _memo_pack(value: float, used_leaf: bool) -> float:
+    return value + (MEMO_INEXACT if used_leaf else 0.0)
+
+
+@jit_inline
+def _memo_unpack(entry: float) -> tuple[float, bool]:
+    if entry > MEMO_INEXACT / 2:
+        return entry - MEMO_INEXACT, True
+    return entry, False
+
+
+# -- frames ------------------------------------------------------------------------------------
+
+
+@jit_inline
+def _open_child(fi: np.ndarray, ff: np.ndarray, f: int, op: int) -> int:
+    """Frame ``f + 1`` as a child of ``f``: the same state, no work done, kind ``op``."""
+    c = f + 1
+    if c >= MAX_FRAMES:
         raise ValueError("search stack overflow")
-    fi[sp, :] = 0
-    fi[sp, F_OP] = op
-    fi[sp, F_U] = u
-    fi[sp, F_ROOM] = room
-    fi[sp, F_RN] = rn
-    fi[sp, F_RLO] = rlo
-    fi[sp, F_RHI] = rhi
-    fi[sp, F_H] = h
-    fi[sp, F_W] = w
-    fi[sp, F_LK] = lk
-    fi[sp, F_PU] = pu
-    fi[sp, F_RES] = res
-    fi[sp, F_FLED] = fled
-    fi[sp, F_NEED] = need
-    fi[sp, F_DEPTH] = depth
-    ff[sp, 0] = NEG
-    ff[sp, 1] = 0.0
-    ff[sp, 2] = 0.0
-    return sp + 1
+    # Element by element: a slice copy costs numba an overlap check and a temporary.
+    for j in range(FI_WORK):
+        fi[c, j] = fi[f, j]
+    for j in range(FI_WORK, NFI):
+        fi[c, j] = 0
+    fi[c, FI_OP] = op
+    ff[c, FV_BEST] = NEG
+    ff[c, FV_SUM] = 0.0
+    ff[c, FV_WEIGHT] = 0.0
+    return c
 
 
-@njit(cache=True)
+@jit_inline
+def _play_card(fi: np.ndarray, ff: np.ndarray, f: int, slot: int, with_weapon: int,
+               cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray) -> tuple[int, float]:
+    """Resolve room card ``slot`` of decision ``f`` (a monster: with the weapon or not).
+
+    Returns (GAME_OVER, final score), or SAME_ROOM / REFILL with frame ``f + 1``
+    set up as what comes next: a decision in the same room, or the refill's draw.
+    """
+    room = fi[f, FI_ROOM]
+    rn = fi[f, FI_RN]
+    h = fi[f, FI_H]
+    w = fi[f, FI_W]
+    lk = fi[f, FI_LK]
+    pu = fi[f, FI_PU]
+    t = room_get(room, slot)
+    val = type_value(t)
+    kind = type_kind(t)
+    if kind == KIND_POTION:
+        if pu == 0:
+            h = min(MAX_HEALTH, h + val)
+        pu = 1
+    elif kind == KIND_WEAPON:
+        w = val
+        lk = 0
+    elif with_weapon:
+        h -= max(0, val - w)
+        lk = val
+    else:
+        h -= val
+    room = room_remove(room, rn, slot)
+    rn -= 1
+    left = fi[f, FI_U] + bpos[1] - bpos[0]  # cards still in the dungeon
+    if h <= 0:
+        return GAME_OVER, float(h - monsters_left(cnt, bot, bpos, room, rn))
+    if rn == 0 and left == 0:
+        bonus = val if kind == KIND_POTION and h == MAX_HEALTH else 0
+        return GAME_OVER, float(h + bonus)
+    c = _open_child(fi, ff, f, OP_DECIDE)
+    fi[c, FI_ROOM] = room
+    fi[c, FI_RN] = rn
+    fi[c, FI_RLO] = 0
+    fi[c, FI_RHI] = 0
+    fi[c, FI_H] = h
+    fi[c, FI_W] = w
+    fi[c, FI_LK] = lk
+    fi[c, FI_FLED] = 0
+    if fi[f, FI_RES] + 1 == RESOLVED_PER_ROOM and left > 0:
+        fi[c, FI_OP] = OP_DRAW
+        fi[c, FI_PU] = 0
+        fi[c, FI_RES] = 0
+        fi[c, FI_NEED] = min(ROOM_SIZE - rn, left)
+        return REFILL, 0.0
+    fi[c, FI_PU] = pu
+    fi[c, FI_RES] = fi[f, FI_RES] + 1
+    return SAME_ROOM, 0.0
+
+
+@jit_inline
+def _flee(fi: np.ndarray, ff: np.ndarray, f: int, order: int, bot: np.ndarray,
+          bpos: np.ndarray) -> None:
+    """Put decision ``f``'s room, in ``order``, under the bottom (above FI_HI cards);
+    frame ``f + 1`` is the draw of the fresh room. The parent resets bpos[1]."""
+    hi = fi[f, FI_HI]
+    for k in range(ROOM_SIZE):
+        bot[hi + k] = room_get(order, k)
+    bpos[1] = hi + ROOM_SIZE
+    c = _open_child(fi, ff, f, OP_DRAW)
+    fi[c, FI_ROOM] = 0
+    fi[c, FI_RN] = 0
+    fi[c, FI_RLO] = 0
+    fi[c, FI_RHI] = 0
+    fi[c, FI_PU] = 0
+    fi[c, FI_RES] = 0
+    fi[c, FI_FLED] = 1
+    fi[c, FI_NEED] = ROOM_SIZE
+
+
+# -- decision frames ------------------------------------------------------------------------------
+
+
+@jit_inline
+def _decision_takes(fi: np.ndarray, ff: np.ndarray, f: int, value: float,
+                    bpos: np.ndarray) -> None:
+    """Decision ``f`` takes the value of the child it pushed last."""
+    if fi[f, FI_PHASE] == DECIDE_CARDS:
+        if value > ff[f, FV_BEST]:
+            ff[f, FV_BEST] = value
+    else:
+        # The player sees this order before choosing: the max is inside the average.
+        ff[f, FV_SUM] += max(value, ff[f, FV_BEST])
+        bpos[1] = fi[f, FI_HI]
+
+
+@jit_inline
+def _next_card_move(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray, bot: np.ndarray,
+                    bpos: np.ndarray, cfg: np.ndarray) -> bool:
+    """Push decision ``f``'s next card move that does not end the game (those are
+    valued on the spot); False when none is left (the phase moves on)."""
+    room = fi[f, FI_ROOM]
+    rn = fi[f, FI_RN]
+    reach = reach_of(fi[f, FI_W], fi[f, FI_LK], cfg[CFG_EQUAL])
+    while fi[f, FI_IT] < 2 * rn:
+        move = fi[f, FI_IT]
+        fi[f, FI_IT] = move + 1
+        slot = move >> 1
+        with_weapon = move & 1
+        t = room_get(room, slot)
+        duplicate = False
+        for j in range(slot):
+            if room_get(room, j) == t:
+                duplicate = True  # the same type earlier in the room: same outcomes
+        if duplicate:
+            continue
+        if with_weapon and not (type_kind(t) == KIND_MONSTER and type_value(t) <= reach):
+            continue
+        outcome, score = _play_card(fi, ff, f, slot, with_weapon, cnt, bot, bpos)
+        if outcome == GAME_OVER:
+            if score > ff[f, FV_BEST]:
+                ff[f, FV_BEST] = score
+            continue
+        return True
+    if can_flee(fi[f, FI_U], bpos, rn, fi[f, FI_RES], fi[f, FI_FLED], cfg):
+        fi[f, FI_PHASE] = DECIDE_FLEE
+        fi[f, FI_IT] = 0
+        fi[f, FI_HI] = bpos[1]
+    else:
+        fi[f, FI_PHASE] = DECIDE_DONE
+    return False
+
+
+@jit_inline
+def _next_flee_order(fi: np.ndarray, ff: np.ndarray, f: int, bot: np.ndarray, bpos: np.ndarray,
+                     done: np.ndarray) -> bool:
+    """Push the flee of decision ``f``'s room in its next distinct order (room[RLO:RHI]
+    unknown, so every order of it); False when none is left."""
+    while True:
+        order = perm_sequence(fi[f, FI_ROOM], fi[f, FI_RLO], fi[f, FI_RHI], fi[f, FI_IT])
+        if order < 0:
+            fi[f, FI_PHASE] = DECIDE_DONE
+            return False
+        fi[f, FI_IT] += 1
+        count = fi[f, FI_COUNT]
+        seen = False
+        for j in range(count):
+            if done[f, j] == order:
+                seen = True  # two cards of a type swapped: the same order
+        if seen:
+            continue
+        done[f, count] = order
+        fi[f, FI_COUNT] = count + 1
+        _flee(fi, ff, f, order, bot, bpos)
+        return True
+
+
+@jit_inline
+def _decision_value(fi: np.ndarray, ff: np.ndarray, f: int, stats: np.ndarray) -> float:
+    stats[ST_DECISIONS] += 1
+    if fi[f, FI_COUNT] > 0:
+        return float(ff[f, FV_SUM] / fi[f, FI_COUNT])
+    return float(ff[f, FV_BEST])
+
+
+# -- draw frames ---------------------------------------------------------------------------------
+
+
+@jit_inline
+def _draw_fresh_room(fi: np.ndarray, ff: np.ndarray, f: int, unseen: int, room: int, rn: int,
+                     rlo: int, rhi: int) -> None:
+    """Frame ``f + 1``: the decision in the room draw ``f`` dealt (``rn`` cards,
+    room[rlo:rhi] drawn unseen, in type order), one refill deeper; ``unseen``
+    cards are still unseen."""
+    c = _open_child(fi, ff, f, OP_DECIDE)
+    fi[c, FI_U] = unseen
+    fi[c, FI_ROOM] = room
+    fi[c, FI_RN] = rn
+    fi[c, FI_RLO] = rlo
+    fi[c, FI_RHI] = rhi
+    fi[c, FI_PU] = 0
+    fi[c, FI_RES] = 0
+    fi[c, FI_NEED] = 0
+    fi[c, FI_DEPTH] = fi[f, FI_DEPTH] - 1
+
+
+@jit_inline
+def _draw_all(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray, bot: np.ndarray,
+              bpos: np.ndarray) -> None:
+    """Fewer unseen cards than draw ``f`` needs: all of them come up (in random
+    order), then the top of the known bottom. Pushes the one decision."""
+    room = fi[f, FI_ROOM]
+    rn = fi[f, FI_RN]
+    u = fi[f, FI_U]
+    n = rn
+    for t in range(NTYPES):
+        for _ in range(cnt[t]):
+            room |= t << (TYPE_BITS * n)
+            n += 1
+        cnt[t] = 0
+    unseen_end = n
+    fi[f, FI_BPOS0] = bpos[0]
+    for _ in range(fi[f, FI_NEED] - u):
+        room |= bot[bpos[0]] << (TYPE_BITS * n)
+        n += 1
+        bpos[0] += 1
+    fi[f, FI_PHASE] = DRAW_ALL
+    _draw_fresh_room(fi, ff, f, 0, room, n, rn, unseen_end)
+
+
+@jit_inline
+def _next_multiset(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray,
+                   saved: np.ndarray, returned: bool, value: float) -> bool:
+    """Draw ``f`` takes its last child's value (if ``returned``) and pushes the
+    decision after its next multiset of FI_NEED unseen cards; False when none is left.
+
+    An odometer over multisets, types non-decreasing: FI_PICK holds the types
+    picked, cnt has them taken out. A multiset's weight is its number of draws,
+    prod over its types of C(unseen of the type, picked of it).
+    """
+    need = fi[f, FI_NEED]
+    rn = fi[f, FI_RN]
+    level = fi[f, FI_LEVEL]
+    t = fi[f, FI_T]
+    if returned:
+        ff[f, FV_SUM] += ff[f, FV_WEIGHT] * value
+        level -= 1
+        cnt[fi[f, FI_PICK + level]] += 1
+        t = fi[f, FI_PICK + level] + 1
+    while True:
+        if level == need:
+            weight = 1.0
+            run_len = 0
+            room = fi[f, FI_ROOM]
+            for i in range(need):
+                p = fi[f, FI_PICK + i]
+                if i > 0 and p == fi[f, FI_PICK + i - 1]:
+                    run_len += 1
+                else:
+                    run_len = 1
+                weight *= (saved[f, p] - run_len + 1) / run_len
+                room |= p << (TYPE_BITS * (rn + i))
+            ff[f, FV_WEIGHT] = weight
+            fi[f, FI_LEVEL] = level
+            fi[f, FI_T] = t
+            _draw_fresh_room(fi, ff, f, fi[f, FI_U] - need, room, rn + need, rn, rn + need)
+            return True
+        while t < NTYPES and cnt[t] == 0:
+            t += 1
+        if t == NTYPES:
+            if level == 0:
+                return False
+            level -= 1
+            cnt[fi[f, FI_PICK + level]] += 1
+            t = fi[f, FI_PICK + level] + 1
+            continue
+        fi[f, FI_PICK + level] = t
+        cnt[t] -= 1
+        level += 1
+
+
+@jit_inline
+def _multisets_value(fi: np.ndarray, ff: np.ndarray, f: int) -> float:
+    """The expected value: the weighted sum over C(unseen, need) equally likely draws."""
+    u = fi[f, FI_U]
+    ways = 1.0
+    for k in range(fi[f, FI_NEED]):
+        ways = ways * (u - k) / (k + 1)
+    return float(ff[f, FV_SUM] / ways)
+
+
+# -- the search ----------------------------------------------------------------------------------
+
+
+@jit
 def run(
-    op: int,
-    cnt: np.ndarray,
-    u: int,
-    bot: np.ndarray,
-    bpos: np.ndarray,
-    room: int,
-    rn: int,
-    rlo: int,
-    rhi: int,
-    h: int,
-    w: int,
-    lk: int,
-    pu: int,
-    res: int,
-    fled: int,
-    need: int,
-    depth: int,
-    cfg: np.ndarray,
-    par: np.ndarray,
-    stats: np.ndarray,
-    memo: Dict,
+    base: int,
     fi: np.ndarray,
     ff: np.ndarray,
     done: np.ndarray,
     saved: np.ndarray,
-) -> float:
-    """Expectimax value of a node, by an explicit-stack depth-first search.
-
-    OP_DECIDE: the player to move in the room (the best action's value).
-    OP_DRAW: ``need`` cards are drawn onto the room (a refill, or a fresh room
-    after a flee when ``fled``), then play goes on (the expected value).
-    ``cnt``, ``bot`` and ``bpos`` are restored on return.
-    """
-    sp = _push(fi, ff, 0, op, u, room, rn, rlo, rhi, h, w, lk, pu, res, fled, need, depth)
-    ret = 0.0
-    has_ret = False
-    while sp > 0:
-        f = sp - 1
-        u = fi[f, F_U]
-        room = fi[f, F_ROOM]
-        rn = fi[f, F_RN]
-        h = fi[f, F_H]
-        w = fi[f, F_W]
-        lk = fi[f, F_LK]
-        depth = fi[f, F_DEPTH]
-        if fi[f, F_OP] == OP_DECIDE:
-            if has_ret:
-                has_ret = False
-                if fi[f, F_PEND] == PEND_MAX:
-                    if ret > ff[f, 0]:
-                        ff[f, 0] = ret
-                else:
-                    # the player sees this order before choosing: max inside the average
-                    ff[f, 1] += max(ret, ff[f, 0])
-                    bpos[1] = fi[f, F_HI]
-            pushed = False
-            reach = reach_of(w, lk, cfg[1])
-            while fi[f, F_IT] < 2 * rn:
-                it = fi[f, F_IT]
-                fi[f, F_IT] = it + 1
-                i = it >> 1
-                mode = it & 1
-                t = room_get(room, i)
-                dup = False
-                for j in range(i):
-                    if room_get(room, j) == t:
-                        dup = True
-                if dup:
-                    continue
-                if mode == 1 and not (t < MONSTERS and type_value(t) <= reach):
-                    continue
-                what, score, r2, n2, h2, w2, lk2, pu2, nd = step(
-                    cnt, u, bot, bpos, room, rn, h, w, lk, fi[f, F_PU], fi[f, F_RES], i, mode
-                )
-                if what == 0:
-                    if score > ff[f, 0]:
-                        ff[f, 0] = score
-                    continue
-                fi[f, F_PEND] = PEND_MAX
-                if what == 1:
-                    sp = _push(
-                        fi, ff, sp, OP_DECIDE, u, r2, n2, 0, 0, h2, w2, lk2, pu2,
-                        fi[f, F_RES] + 1, 0, 0, depth,
-                    )
-                else:
-                    sp = _push(
-                        fi, ff, sp, OP_DRAW, u, r2, n2, 0, 0, h2, w2, lk2, 0, 0, 0, nd, depth
-                    )
-                pushed = True
-                break
-            if pushed:
-                continue
-            if fi[f, F_IT] < IT_FLEE:
-                if not can_flee(u, bpos, rn, fi[f, F_RES], fi[f, F_FLED], cfg):
-                    fi[f, F_IT] = IT_FLEE + 1000
-                else:
-                    fi[f, F_IT] = IT_FLEE
-                    fi[f, F_HI] = bpos[1]
-            # flee: the room goes under the dungeon, in each unknown order of room[rlo:rhi]
-            while fi[f, F_IT] < IT_FLEE + 1000:
-                code = fi[f, F_IT] - IT_FLEE
-                seq = perm_sequence(room, fi[f, F_RLO], fi[f, F_RHI], code)
-                if seq < 0:
-                    fi[f, F_IT] = IT_FLEE + 1000
-                    break
-                fi[f, F_IT] += 1
-                count = fi[f, F_COUNT]
-                dup = False
-                for j in range(count):
-                    if done[f, j] == seq:
-                        dup = True
-                if dup:
-                    continue
-                done[f, count] = seq
-                fi[f, F_COUNT] = count + 1
-                hi = fi[f, F_HI]
-                for k in range(4):
-                    bot[hi + k] = room_get(seq, k)
-                bpos[1] = hi + 4
-                fi[f, F_PEND] = PEND_FLEE
-                sp = _push(fi, ff, sp, OP_DRAW, u, 0, 0, 0, 0, h, w, lk, 0, 0, 1, 4, depth)
-                pushed = True
-                break
-            if pushed:
-                continue
-            v = ff[f, 0]
-            if fi[f, F_COUNT] > 0:
-                v = ff[f, 1] / fi[f, F_COUNT]
-            stats[0] += 1
-            sp -= 1
-            ret = v
-            has_ret = True
-            continue
-
-        # OP_DRAW
-        need = fi[f, F_NEED]
-        it = fi[f, F_IT]
-        if it == 0:
-            if depth <= 0:
-                stats[1] += 1
-                ret = leaf(cnt, bot, bpos, room, rn, h, w, lk, cfg[1], par)
-                has_ret = True
-                sp -= 1
-                continue
-            k1 = pack_counts(cnt) | (np.int64(h) << 44) | (np.int64(w) << 49)
-            k1 |= (np.int64(lk) << 53) | (np.int64(fi[f, F_FLED]) << 57)
-            k2 = bottom_hash(bot, bpos) * np.int64(1000003) + np.int64(room * 8 + rn)
-            k2 = k2 * np.int64(131) + np.int64(depth * 8 + need)
-            key = (k1, k2)
-            if key in memo:
-                v = memo[key]
-                if v > INEXACT / 2:
-                    stats[1] += 1
-                    v -= INEXACT
-                ret = v
-                has_ret = True
-                sp -= 1
-                continue
-            fi[f, F_K1] = k1
-            fi[f, F_K2] = k2
-            fi[f, F_LEAVES] = stats[1]
-            for t in range(NTYPES):
-                saved[f, t] = cnt[t]
-            if u >= need:
-                fi[f, F_IT] = 1
-                it = 1
-                ff[f, 1] = 0.0
-            else:
-                # every unseen card comes up (in random order), then the top of the bottom
-                nroom = room
-                nrn = rn
-                for t in range(NTYPES):
-                    for _ in range(cnt[t]):
-                        nroom |= t << (5 * nrn)
-                        nrn += 1
-                    cnt[t] = 0
-                rhi2 = nrn
-                fi[f, F_BPOS0] = bpos[0]
-                for _ in range(need - u):
-                    nroom |= bot[bpos[0]] << (5 * nrn)
-                    nrn += 1
-                    bpos[0] += 1
-                fi[f, F_IT] = 2
-                fi[f, F_PEND] = PEND_PLAIN
-                sp = _push(
-                    fi, ff, sp, OP_DECIDE, 0, nroom, nrn, rn, rhi2, h, w, lk, 0, 0,
-                    fi[f, F_FLED], 0, depth - 1,
-                )
-                continue
-        value = 0.0
-        finished = False
-        if it == 2:
-            has_ret = False
-            value = ret
-            for t in range(NTYPES):
-                cnt[t] = saved[f, t]
-            bpos[0] = fi[f, F_BPOS0]
-            finished = True
-        else:
-            # odometer over the multisets of ``need`` unseen cards, types non-decreasing
-            level = fi[f, F_LEVEL]
-            t = fi[f, F_T]
-            if has_ret:
-                has_ret = False
-                ff[f, 1] += ff[f, 2] * ret
-                level -= 1
-                cnt[fi[f, F_PICK + level]] += 1
-                t = fi[f, F_PICK + level] + 1
-            while True:
-                if level == need:
-                    weight = 1.0
-                    run_len = 0
-                    nroom = room
-                    for i in range(need):
-                        p = fi[f, F_PICK + i]
-                        if i > 0 and p == fi[f, F_PICK + i - 1]:
-                            run_len += 1
-                        else:
-                            run_len = 1
-                        weight *= (saved[f, p] - run_len + 1) / run_len
-                        nroom |= p << (5 * (rn + i))
-                    ff[f, 2] = weight
-                    fi[f, F_LEVEL] = level
-                    fi[f, F_T] = t
-                    fi[f, F_PEND] = PEND_WEIGHTED
-                    sp = _push(
-                        fi, ff, sp, OP_DECIDE, u - need, nroom, rn + need, rn, rn + need,
-                        h, w, lk, 0, 0, fi[f, F_FLED], 0, depth - 1,
-                    )
-                    break
-                while t < NTYPES and cnt[t] == 0:
-                    t += 1
-                if t == NTYPES:
-                    if level == 0:
-                        finished = True
-                        break
-                    level -= 1
-                    cnt[fi[f, F_PICK + level]] += 1
-                    t = fi[f, F_PICK + level] + 1
-                    continue
-                fi[f, F_PICK + level] = t
-                cnt[t] -= 1
-                level += 1
-            if finished:
-                ways = 1.0
-                for k in range(need):
-                    ways = ways * (u - k) / (k + 1)
-                value = ff[f, 1] / ways
-        if finished:
-            key = (fi[f, F_K1], fi[f, F_K2])
-            memo[key] = value + (INEXACT if stats[1] > fi[f, F_LEAVES] else 0.0)
-            sp -= 1
-            ret = value
-            has_ret = True
-    return ret
-
-
-@njit(cache=True)
-def search_root(
     cnt: np.ndarray,
     bot: np.ndarray,
-    nbot: int,
-    room: int,
-    rn: int,
-    h: int,
-    w: int,
-    lk: int,
-    pu: int,
-    res: int,
-    fled: int,
-    depth: int,
+    bpos: np.ndarray,
+    cfg: np.ndarray,
+    par: np.ndarray,
+    stats: np.ndarray,
+    memo: Dict,
+) -> float:
+    """Expectimax value of the node set up in frame ``base`` (see the module docstring).
+
+    ``cnt``, ``bot`` and ``bpos`` are restored on return; ``done`` and ``saved``
+    are per-frame scratch (fled orders; unseen counts of a draw on entry).
+    """
+    sp = base + 1
+    value = 0.0
+    returned = False  # a child just popped: the top frame takes ``value`` from it
+    while sp > base:
+        f = sp - 1
+        if fi[f, FI_OP] == OP_DECIDE:
+            if returned:
+                _decision_takes(fi, ff, f, value, bpos)
+            returned = False
+            if fi[f, FI_PHASE] == DECIDE_CARDS and _next_card_move(
+                fi, ff, f, cnt, bot, bpos, cfg
+            ):
+                sp += 1
+                continue
+            if fi[f, FI_PHASE] == DECIDE_FLEE and _next_flee_order(fi, ff, f, bot, bpos, done):
+                sp += 1
+                continue
+            value = _decision_value(fi, ff, f, stats)
+            sp -= 1
+            returned = True
+            continue
+
+        phase = fi[f, FI_PHASE]
+        if phase == DRAW_ENTER:
+            if fi[f, FI_DEPTH] <= 0:
+                stats[ST_LEAVES] += 1
+                value = leaf(cnt, bot, bpos, fi[f, FI_ROOM], fi[f, FI_RN], fi[f, FI_H],
+                             fi[f, FI_W], fi[f, FI_LK], cfg[CFG_EQUAL], par)
+                sp -= 1
+                returned = True
+                continue
+            key = _memo_key(fi, f, cnt, bot, bpos)
+            if key in memo:
+                value, used_leaf = _memo_unpack(memo[key])
+                if used_leaf:
+                    stats[ST_LEAVES] += 1
+                sp -= 1
+                returned = True
+                continue
+            fi[f, FI_K1] = key[0]
+            fi[f, FI_K2] = key[1]
+            fi[f, FI_LEAVES] = stats[ST_LEAVES]
+            for t in range(NTYPES):
+                saved[f, t] = cnt[t]
+            if fi[f, FI_U] < fi[f, FI_NEED]:
+                _draw_all(fi, ff, f, cnt, bot, bpos)
+                sp += 1
+                continue
+            fi[f, FI_PHASE] = DRAW_MULTISETS
+            phase = DRAW_MULTISETS
+        if phase == DRAW_MULTISETS:
+            if _next_multiset(fi, ff, f, cnt, saved, returned, value):
+                returned = False
+                sp += 1
+                continue
+            value = _multisets_value(fi, ff, f)
+        else:  # DRAW_ALL: the one decision returned
+            for t in range(NTYPES):
+                cnt[t] = saved[f, t]
+            bpos[0] = fi[f, FI_BPOS0]
+        used_leaf = stats[ST_LEAVES] > fi[f, FI_LEAVES]
+        memo[(fi[f, FI_K1], fi[f, FI_K2])] = _memo_pack(value, used_leaf)
+        sp -= 1
+        returned = True
+    return value
+
+
+@jit
+def search_root(
+    root: np.ndarray,
+    cnt: np.ndarray,
+    bot: np.ndarray,
     slots: np.ndarray,
     modes: np.ndarray,
     cfg: np.ndarray,
@@ -654,48 +756,33 @@ def search_root(
 ) -> None:
     """Value every root action: resolve room[slot] (mode 0), with the weapon (1), flee (2).
 
-    The room order is seen at the root. ``memo`` may be kept between searches
-    with the same ``cfg`` and ``par``: its keys hold everything a chance node's
-    value depends on.
+    ``root`` is the decision's frame row (FI_* state columns, FI_HI = the
+    bottom's length); the room order is seen at the root. ``memo`` may be
+    kept between searches with the same ``cfg`` and ``par``: its keys hold
+    everything a chance node's value depends on.
     """
-    fi = np.zeros((MAX_FRAMES, NFIELDS), np.int64)
-    ff = np.zeros((MAX_FRAMES, 3), np.float64)
-    done = np.zeros((MAX_FRAMES, 24), np.int64)
+    fi = np.zeros((MAX_FRAMES, NFI), np.int64)
+    ff = np.zeros((MAX_FRAMES, NFV), np.float64)
+    done = np.zeros((MAX_FRAMES, MAX_ORDERS), np.int64)
     saved = np.zeros((MAX_FRAMES, NTYPES), np.int64)
+    fi[0, :] = root
+    nbot = root[FI_HI]
     bpos = np.zeros(2, np.int64)
     bpos[1] = nbot
-    u = 0
-    for t in range(NTYPES):
-        u += cnt[t]
     for a in range(slots.shape[0]):
-        leaves0 = stats[1]
+        leaves0 = stats[ST_LEAVES]
         if modes[a] == 2:
-            for k in range(rn):
-                bot[nbot + k] = room_get(room, k)
-            bpos[1] = nbot + rn
-            v = run(
-                OP_DRAW, cnt, u, bot, bpos, 0, 0, 0, 0, h, w, lk, 0, 0, 1, 4, depth,
-                cfg, par, stats, memo, fi, ff, done, saved,
-            )
+            _flee(fi, ff, 0, fi[0, FI_ROOM], bot, bpos)
+            v = run(1, fi, ff, done, saved, cnt, bot, bpos, cfg, par, stats, memo)
             bpos[1] = nbot
         else:
-            what, score, r2, n2, h2, w2, lk2, pu2, nd = step(
-                cnt, u, bot, bpos, room, rn, h, w, lk, pu, res, slots[a], modes[a]
-            )
-            if what == 0:
+            outcome, score = _play_card(fi, ff, 0, slots[a], modes[a], cnt, bot, bpos)
+            if outcome == GAME_OVER:
                 v = score
-            elif what == 1:
-                v = run(
-                    OP_DECIDE, cnt, u, bot, bpos, r2, n2, 0, 0, h2, w2, lk2, pu2, res + 1,
-                    0, 0, depth, cfg, par, stats, memo, fi, ff, done, saved,
-                )
             else:
-                v = run(
-                    OP_DRAW, cnt, u, bot, bpos, r2, n2, 0, 0, h2, w2, lk2, 0, 0, 0, nd,
-                    depth, cfg, par, stats, memo, fi, ff, done, saved,
-                )
+                v = run(1, fi, ff, done, saved, cnt, bot, bpos, cfg, par, stats, memo)
         out[a] = v
-        exact[a] = 1 if stats[1] == leaves0 else 0
+        exact[a] = 1 if stats[ST_LEAVES] == leaves0 else 0
 
 
 def new_memo() -> Dict:

@@ -16,25 +16,16 @@ from typing import Final
 
 import numpy as np
 
-from scoundrel_core import Action, Card, Kind
+from scoundrel_core import Action
 from scoundrel_core.info import InfoState
 
+from .._encoding import NTYPES, TYPE_BITS, card_type, flee_rule_code
 from . import _kernel as K
 from .leaf import weights_array
 
-__all__ = ["ActionValue", "FairAgent", "card_type", "info_arrays"]
+__all__ = ["ActionValue", "FairAgent", "card_type", "info_arrays", "root_frame"]
 
 EXACT_DEPTH: Final = 48
-_CFG_FLEE: Final = {"classic": 0, "easy": 1, "hard": 2}
-
-
-def card_type(c: Card) -> int:
-    """The kernel's type index of a card (monster 0..12, weapon 13..21, potion 22..30)."""
-    if c.kind is Kind.MONSTER:
-        return c.value - 2
-    if c.kind is Kind.WEAPON:
-        return K.WEAPON0 + c.value - 2
-    return K.POTION0 + c.value - 2
 
 
 @dataclass(frozen=True)
@@ -46,16 +37,37 @@ class ActionValue:
     exact: bool
 
 
-def info_arrays(info: InfoState) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
-    """(unseen counts, bottom buffer, bottom length, cfg) for the kernel."""
-    cnt = np.zeros(K.NTYPES, np.int64)
+def info_arrays(info: InfoState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(unseen counts, bottom buffer, cfg) for the kernel."""
+    cnt = np.zeros(NTYPES, np.int64)
     for c in info.unseen:
         cnt[card_type(c)] += 1
     bot = np.zeros(K.BOTTOM_CAP, np.int64)
     for i, c in enumerate(info.bottom):
         bot[i] = card_type(c)
-    cfg = np.array([_CFG_FLEE[info.variant.name], int(info.variant.equal_wear)], np.int64)
-    return cnt, bot, len(info.bottom), cfg
+    cfg = np.zeros(2, np.int64)
+    cfg[K.CFG_FLEE_RULE] = flee_rule_code(info.variant)
+    cfg[K.CFG_EQUAL] = int(info.variant.equal_wear)
+    return cnt, bot, cfg
+
+
+def root_frame(info: InfoState, depth: int) -> np.ndarray:
+    """The kernel's frame row of the decision at ``info``, searched ``depth`` refills deep."""
+    root = np.zeros(K.NFI, np.int64)
+    root[K.FI_OP] = K.OP_DECIDE
+    root[K.FI_U] = len(info.unseen)
+    for i, c in enumerate(info.room):
+        root[K.FI_ROOM] |= card_type(c) << (TYPE_BITS * i)
+    root[K.FI_RN] = len(info.room)
+    root[K.FI_H] = info.health
+    root[K.FI_W] = info.weapon_value
+    root[K.FI_LK] = info.last_kill or 0  # 0: the weapon is unused
+    root[K.FI_PU] = int(info.potion_used)
+    root[K.FI_RES] = info.resolved_in_room
+    root[K.FI_FLED] = int(info.fled_last)
+    root[K.FI_DEPTH] = depth
+    root[K.FI_HI] = len(info.bottom)
+    return root
 
 
 def _refill_outcomes(info: InfoState) -> int:
@@ -92,13 +104,6 @@ def predicted_nodes(info: InfoState, depth: int) -> float:
             m = k * (k + 1) * (k + 2) // 6
         cost *= 20.0 * max(1, m)
     return cost
-
-
-def _room_word(info: InfoState) -> int:
-    word = 0
-    for i, c in enumerate(info.room):
-        word |= card_type(c) << (5 * i)
-    return word
 
 
 class FairAgent:
@@ -149,7 +154,7 @@ class FairAgent:
                 assert c is not None
                 slots[i] = info.room.index(c)
                 modes[i] = 1 if a.with_weapon else 0
-        cnt, bot, nbot, cfg = info_arrays(info)
+        cnt, bot, cfg = info_arrays(info)
         key = (int(cfg[0]), int(cfg[1]))
         if key != self._memo_cfg or len(self._memo) > self.memo_limit:
             self._memo = K.new_memo()
@@ -158,12 +163,11 @@ class FairAgent:
         exact = np.zeros(len(acts), np.int64)
         stats = np.zeros(2, np.int64)
         K.search_root(
-            cnt, bot, nbot, _room_word(info), len(info.room), info.health, info.weapon_value,
-            info.last_kill or 0, int(info.potion_used), info.resolved_in_room, int(info.fled_last),
-            depth, slots, modes, cfg, self.par, out, exact, stats, self._memo,
+            root_frame(info, depth), cnt, bot, slots, modes, cfg, self.par, out, exact, stats,
+            self._memo,
         )
         vals = [ActionValue(a, float(out[i]), bool(exact[i])) for i, a in enumerate(acts)]
-        return vals, int(stats[0])
+        return vals, int(stats[K.ST_DECISIONS])
 
     def evaluate(self, info: InfoState) -> list[ActionValue]:
         """Every legal action valued by iterative deepening within the node budget."""

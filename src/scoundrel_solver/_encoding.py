@@ -1,0 +1,190 @@
+"""The one integer encoding of the game shared by both numba kernels and their facades.
+
+Both searches (the exact solver in ``_kernel`` and the fair agent in
+``fair/_kernel``) see cards by *type*, not identity: the two monsters of a
+value (a club and a spade) behave identically, so they share a type. A type
+fits in ``TYPE_BITS`` bits; 0 means "no card" (an empty room slot or the
+padding of a packed dungeon)::
+
+    1..13   monster of value 2..14     (type = value - 1)
+    14..22  weapon of value 2..10      (type = value + 12)
+    23..31  potion of value 2..10      (type = value + 21)
+
+Types are ordered monster < weapon < potion, by value within a kind; the fair
+search enumerates draws in this order. ``TYPE_KIND`` and ``TYPE_VALUE`` read a
+type back; kinds are the numbers of :class:`scoundrel_core.Kind`.
+
+The slow twins (``scoundrel_core.reference``, ``brute``, ``bound``,
+``fair.reference``) do not use this module on purpose: they state the rules
+again in plain Python, so a mistake here cannot hide in both.
+
+>>> import scoundrel_core as sc
+>>> [card_type(sc.parse_card(t)) for t in ("2C", "AS", "2D", "10D", "2H", "10H")]
+[1, 13, 14, 22, 23, 31]
+>>> int(TYPE_KIND[13]) == KIND_MONSTER, int(TYPE_VALUE[13])
+(True, 14)
+>>> flee_rule_code(sc.get_variant("easy", "equal")) == FLEE_ANY
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+import numpy as np
+from numba import njit
+
+import scoundrel_core as sc
+from scoundrel_core import Card, Kind
+
+__all__ = [
+    "FIRST_MONSTER",
+    "FIRST_POTION",
+    "FIRST_WEAPON",
+    "FLEE_ANY",
+    "FLEE_NEVER",
+    "FLEE_NOT_TWICE",
+    "JIT_OPTIONS",
+    "KIND_MONSTER",
+    "KIND_NONE",
+    "KIND_POTION",
+    "KIND_WEAPON",
+    "MAX_HEALTH",
+    "NO_CARD",
+    "NTYPES",
+    "RESOLVED_PER_ROOM",
+    "ROOM_SIZE",
+    "TYPE_BITS",
+    "TYPE_KIND",
+    "TYPE_MASK",
+    "TYPE_VALUE",
+    "UNUSED_REACH",
+    "card_type",
+    "flee_rule_code",
+    "jit",
+    "jit_inline",
+    "monster_type",
+    "potion_type",
+    "type_kind",
+    "type_value",
+    "weapon_type",
+]
+
+# -- the numba options every kernel function is compiled with ----------------------
+
+JIT_OPTIONS: Final[dict[str, Any]] = {"cache": True}
+"""``cache``: compiled code is kept next to the sources, so a new process starts in
+a fraction of a second. Numba's cache does not handle recursive functions, which is
+one reason both searches keep an explicit stack."""
+
+def jit(fn: Callable[..., Any]) -> Any:
+    """The decorator of every kernel function: numba's ``njit`` with ``JIT_OPTIONS``
+    (a numba dispatcher, typed ``Any`` as numba has no type hints)."""
+    return njit(**JIT_OPTIONS)(fn)
+
+
+def jit_inline(fn: Callable[..., Any]) -> Any:
+    """``jit`` for a step of a search loop: inlined into its caller by numba, so
+    splitting a loop into named steps costs no calls (measured: the fair search
+    ran at half speed with its steps as separate functions)."""
+    return njit(inline="always", **JIT_OPTIONS)(fn)
+
+# -- the rules' numbers ------------------------------------------------------------------
+
+MAX_HEALTH: Final = int(sc.MAX_HEALTH)  # 20
+ROOM_SIZE: Final = int(sc.ROOM_SIZE)  # 4
+RESOLVED_PER_ROOM: Final = ROOM_SIZE - 1  # cards resolved before the room is refilled
+UNUSED_REACH: Final = 14  # an unused weapon may fight every monster (an ace is 14)
+
+# -- kinds: the numbers of scoundrel_core.Kind -----------------------------------------------
+
+KIND_NONE: Final = -1  # the kind of NO_CARD
+KIND_MONSTER: Final = int(Kind.MONSTER)
+KIND_WEAPON: Final = int(Kind.WEAPON)
+KIND_POTION: Final = int(Kind.POTION)
+
+# -- card types -------------------------------------------------------------------------
+
+NO_CARD: Final = 0
+NTYPES: Final = 32  # arrays indexed by type have this length (index 0: no card)
+TYPE_BITS: Final = 5
+TYPE_MASK: Final = (1 << TYPE_BITS) - 1
+
+
+def monster_type(value: int) -> int:
+    return value - 1
+
+
+def weapon_type(value: int) -> int:
+    return value + 12
+
+
+def potion_type(value: int) -> int:
+    return value + 21
+
+
+def _type_of(c: Card) -> int:
+    if c.kind is Kind.MONSTER:
+        return monster_type(c.value)
+    if c.kind is Kind.WEAPON:
+        return weapon_type(c.value)
+    return potion_type(c.value)
+
+
+_TYPE_BY_ID: Final = tuple(_type_of(c) for c in sc.FULL_DECK)
+
+
+def card_type(c: Card) -> int:
+    """The kernels' type of a card."""
+    return _TYPE_BY_ID[c.id]
+
+
+FIRST_MONSTER: Final = 1  # the type of the monster of value 2
+FIRST_WEAPON: Final = 14
+FIRST_POTION: Final = 23
+
+
+@jit_inline
+def type_kind(t: int) -> int:
+    """The kind of a card type (by arithmetic: in a hot loop, cheaper than ``TYPE_KIND``)."""
+    if t < FIRST_WEAPON:
+        return KIND_MONSTER
+    if t < FIRST_POTION:
+        return KIND_WEAPON
+    return KIND_POTION
+
+
+@jit_inline
+def type_value(t: int) -> int:
+    """The value of a card type (by arithmetic, like ``type_kind``)."""
+    if t < FIRST_WEAPON:
+        return t + 2 - FIRST_MONSTER
+    if t < FIRST_POTION:
+        return t + 2 - FIRST_WEAPON
+    return t + 2 - FIRST_POTION
+
+
+def _type_tables() -> tuple[np.ndarray, np.ndarray]:
+    kind = np.full(NTYPES, KIND_NONE, np.int64)
+    value = np.zeros(NTYPES, np.int64)
+    for c in sc.FULL_DECK:
+        kind[card_type(c)] = int(c.kind)
+        value[card_type(c)] = c.value
+    return kind, value
+
+
+TYPE_KIND, TYPE_VALUE = _type_tables()
+
+# -- flee rules ------------------------------------------------------------------------------
+
+FLEE_NOT_TWICE: Final = 0  # classic: a room dealt by a flee may not be fled
+FLEE_ANY: Final = 1  # easy: any full room, also several times in a row
+FLEE_NEVER: Final = 2  # hard
+
+_FLEE_RULE_CODE: Final = {"classic": FLEE_NOT_TWICE, "easy": FLEE_ANY, "hard": FLEE_NEVER}
+
+
+def flee_rule_code(variant: sc.Variant) -> int:
+    """The kernels' number for a variant's flee rule."""
+    return _FLEE_RULE_CODE[variant.name]
