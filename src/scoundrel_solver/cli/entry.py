@@ -10,7 +10,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-__all__ = ["eval_main", "solve_main"]
+__all__ = ["census_main", "eval_main", "solve_main"]
 
 
 def _quiet_on_closed_pipe(main: Callable[[Sequence[str] | None], int]) -> int:
@@ -33,5 +33,11 @@ def solve_main() -> int:
 
 def eval_main() -> int:
     from .eval import main
+
+    return _quiet_on_closed_pipe(main)
+
+
+def census_main() -> int:
+    from .census import main
 
     return _quiet_on_closed_pipe(main)
