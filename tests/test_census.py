@@ -203,3 +203,18 @@ def test_solve_and_the_census_store_need_no_dask_or_pyarrow() -> None:
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          env={**os.environ, "PYTHONPATH": str(SRC)}, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_unproven_deals_are_retried_when_the_limit_allows_more(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, cluster: tuple[str, object],
+) -> None:
+    db = tmp_path / "c.sqlite"
+    base = ["run", "--seeds", "0:20", "--variant", "hard", "--db", str(db),
+            "--scheduler", cluster[0]]
+    assert run(capsys, *base, "--max-seconds", "0.0001")[0] == 0
+    unproven = [r for r in stored(db) if not r[5]]
+    assert unproven  # most deals need more than a tenth of a millisecond
+    _, out, _ = run(capsys, *base, "--max-seconds", "0.0001")
+    assert "0 results saved" in out  # the same limit would only repeat the same search
+    assert run(capsys, *base)[0] == 0
+    assert stored(db) == expected("hard", "strict", range(20))
