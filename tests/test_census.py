@@ -85,13 +85,13 @@ def test_a_worker_killed_mid_chunk_loses_nothing(
 ) -> None:
     address, client = cluster
     db = tmp_path / "c.sqlite"
-    seeds = range(1000, 1200)
+    seeds = range(1000, 1120)
     killed: list[tuple[int, int]] = []
     failed: list[BaseException] = []
 
     def kill_a_busy_worker() -> None:
         try:
-            done = wait_for_rows(db, 20)
+            done = wait_for_rows(db, 10)
             busy: list[str] = []
             while not busy:  # a worker holding a chunk right now
                 busy = [w for w, keys in client.processing().items()  # type: ignore[attr-defined]
@@ -119,20 +119,20 @@ def test_client_killed_then_resumed_stores_every_seed_once(
 ) -> None:
     address = cluster[0]
     db = tmp_path / "c.sqlite"
-    proc = start_run(db, "--seeds", "0:150", "--variant", "hard", "--weapon-rule", "equal",
+    proc = start_run(db, "--seeds", "0:100", "--variant", "hard", "--weapon-rule", "equal",
                      "--scheduler", address, "--chunk-size", "10")
-    before = wait_for_rows(db, 20, proc)
+    before = wait_for_rows(db, 10, proc)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.communicate()
-    assert before < 150
-    code, out, err = run(capsys, "run", "--seeds", "0:150", "--variant", "hard",
+    assert before < 100
+    code, out, err = run(capsys, "run", "--seeds", "0:100", "--variant", "hard",
                          "--weapon-rule", "equal", "--db", str(db), "--scheduler", address)
     assert code == 0, err
     assert "already done" in out
-    assert stored(db) == expected("hard", "equal", range(150))
-    code, out, _ = run(capsys, "run", "--seeds", "0:150", "--variant", "hard",
+    assert stored(db) == expected("hard", "equal", range(100))
+    code, out, _ = run(capsys, "run", "--seeds", "0:100", "--variant", "hard",
                        "--weapon-rule", "equal", "--db", str(db), "--scheduler", address)
-    assert code == 0 and "0 results saved" in out and "150 already done" in out
+    assert code == 0 and "0 results saved" in out and "100 already done" in out
 
 
 def test_ctrl_c_saves_says_so_in_one_line_and_the_run_resumes(
@@ -140,7 +140,7 @@ def test_ctrl_c_saves_says_so_in_one_line_and_the_run_resumes(
 ) -> None:
     db = tmp_path / "c.sqlite"
     # Its own LocalCluster: Ctrl-C reaches the client and its workers alike.
-    proc = start_run(db, "--seeds", "2000:2200", "--variant", "hard", "--workers", "2",
+    proc = start_run(db, "--seeds", "2000:2150", "--variant", "hard", "--workers", "2",
                      "--chunk-size", "10")
     wait_for_rows(db, 20, proc)
     os.killpg(proc.pid, signal.SIGINT)
@@ -149,12 +149,12 @@ def test_ctrl_c_saves_says_so_in_one_line_and_the_run_resumes(
     lines = err.splitlines()
     assert len(lines) == 1 and "interrupted" in lines[0], err
     saved = int(lines[0].split("; ")[1].split()[0])
-    assert saved == len(stored(db)) < 200
-    code, _, err = run(capsys, "run", "--seeds", "2000:2200", "--variant", "hard",
+    assert saved == len(stored(db)) < 150
+    code, _, err = run(capsys, "run", "--seeds", "2000:2150", "--variant", "hard",
                          "--db", str(db), "--scheduler", cluster[0])
     assert code == 0, err
     rows = stored(db)
-    assert [r[2] for r in rows] == list(range(2000, 2200)) and all(r[5] for r in rows)
+    assert [r[2] for r in rows] == list(range(2000, 2150)) and all(r[5] for r in rows)
 
 
 def test_bad_input_gives_one_line_and_exit_2(

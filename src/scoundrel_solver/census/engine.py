@@ -74,7 +74,7 @@ class CensusRun:
     workers: int | None = None       # local cluster size (default: one per core)
     scheduler: str | None = None     # address of an existing Dask scheduler
     chunk_size: int = DEFAULT_CHUNK
-    in_flight: int | None = None     # chunks submitted at once (default: 3 per worker)
+    in_flight: int | None = None     # chunks submitted at once (default: 3 per thread)
     progress: bool = True
     saved: int = 0
     skipped: int = 0
@@ -141,24 +141,24 @@ class CensusRun:
         tag = uuid.uuid4().hex[:8]
         todo = self._todo()
         running: Any = distributed.as_completed()  # type: ignore[no-untyped-call]
-        limit = self.in_flight or 3 * max(1, len(client.scheduler_info()["workers"]))
 
-        def submit_one() -> bool:
-            seeds = next(todo, None)
-            if seeds is None:
-                return False
-            key = f"census-{self.variant}-{self.weapon_rule}-{seeds[0]}-{tag}"
-            running.add(client.submit(solve_chunk, self.variant, self.weapon_rule, seeds,
-                                      self.max_seconds, key=key, pure=False))
-            return True
+        def top_up() -> None:
+            # Asked again each time: workers may join (or leave) an external cluster.
+            limit = self.in_flight or 3 * max(1, sum(client.nthreads().values()))
+            while running.count() < limit:
+                seeds = next(todo, None)
+                if seeds is None:
+                    return
+                key = f"census-{self.variant}-{self.weapon_rule}-{seeds[0]}-{tag}"
+                running.add(client.submit(solve_chunk, self.variant, self.weapon_rule, seeds,
+                                          self.max_seconds, key=key, pure=False))
 
-        for _ in range(limit):
-            if not submit_one():
-                break
+        top_up()
         for future in running:
             rows = future.result()
             future.release()
             with self.store.transaction():
-                self.saved += self.store.add(rows)
+                added = self.store.add(rows)
+            self.saved += added  # counted once committed: a Ctrl-C may roll the chunk back
             bar.update(len(rows))
-            submit_one()
+            top_up()

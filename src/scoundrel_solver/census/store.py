@@ -151,6 +151,9 @@ class Store:
             # so a power cut loses nothing committed.
             self.conn.execute("PRAGMA journal_mode = WAL")
             self.conn.execute("PRAGMA synchronous = FULL")
+        except sqlite3.Error as err:
+            self.conn.close()
+            raise CensusError(f"cannot use {str(self.path)!r}: {err}") from None
         except BaseException:
             self.conn.close()
             raise
