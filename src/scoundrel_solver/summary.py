@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 __all__ = ["Outcome", "Summary", "percentile", "summarize", "wilson"]
 
-_Z95 = 1.959963984540054  # the standard normal quantile of 0.975
+Z95 = 1.959963984540054  # the standard normal quantile of 0.975
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +40,7 @@ class Outcome:
     exact_decisions: int = 0
 
 
-def wilson(wins: int, games: int, z: float = _Z95) -> tuple[float, float]:
+def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of a binomial proportion (95% by default).
 
     >>> [round(x, 4) for x in wilson(20, 100)]

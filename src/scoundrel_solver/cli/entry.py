@@ -10,7 +10,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-__all__ = ["eval_main", "play_main", "solve_main"]
+__all__ = ["census_main", "eval_main", "play_main", "solve_main"]
 
 
 def _quiet_on_closed_pipe(main: Callable[[Sequence[str] | None], int]) -> int:
@@ -39,5 +39,11 @@ def eval_main() -> int:
 
 def play_main() -> int:
     from .play import main
+
+    return _quiet_on_closed_pipe(main)
+
+
+def census_main() -> int:
+    from .census import main
 
     return _quiet_on_closed_pipe(main)

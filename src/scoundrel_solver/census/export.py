@@ -1,0 +1,74 @@
+"""The stored rows as Parquet (pyarrow) or CSV, for pandas and polars users.
+
+Rows are written in (variant, weapon rule, seed) order, in batches, so the
+export of a huge store needs little memory. The seed is the real seed (a
+``uint64`` column in Parquet), not the shifted value SQLite holds.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterator
+from itertools import islice
+from pathlib import Path
+
+from .errors import CensusError, require
+from .store import COLUMNS, CensusRow, Store
+
+__all__ = ["export"]
+
+BATCH = 65_536
+
+
+def _batches(store: Store) -> Iterator[list[CensusRow]]:
+    rows = store.rows()
+    while batch := list(islice(rows, BATCH)):
+        yield batch
+
+
+def _parquet(store: Store, path: Path) -> int:
+    require("pyarrow")
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = pa.schema([
+        ("variant", pa.string()), ("weapon_rule", pa.string()), ("seed", pa.uint64()),
+        ("best_score", pa.int16()), ("upper_bound", pa.int16()), ("proven", pa.bool_()),
+        ("winnable", pa.bool_()), ("nodes", pa.int64()), ("seconds", pa.float64()),
+        ("solver_version", pa.string()),
+    ])
+    assert tuple(schema.names) == COLUMNS
+    n = 0
+    with pq.ParquetWriter(path, schema, compression="zstd") as writer:
+        for batch in _batches(store):
+            columns = list(zip(*batch, strict=True))
+            writer.write_table(pa.Table.from_arrays(
+                [pa.array(col, type=field.type) for col, field in zip(columns, schema,
+                                                                      strict=True)],
+                schema=schema))
+            n += len(batch)
+    return n
+
+
+def _csv(store: Store, path: Path) -> int:
+    n = 0
+    with path.open("w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(COLUMNS)
+        for batch in _batches(store):
+            out.writerows(batch)
+            n += len(batch)
+    return n
+
+
+def export(store: Store, out: str | Path) -> int:
+    """Write every stored row to ``out`` (``.parquet`` or ``.csv``); returns the count."""
+    path = Path(out)
+    suffix = path.suffix.lower()
+    if suffix not in (".parquet", ".pq", ".csv"):
+        raise CensusError(f"cannot export to {str(path)!r}: the name must end in "
+                          ".parquet or .csv")
+    try:
+        return _csv(store, path) if suffix == ".csv" else _parquet(store, path)
+    except OSError as err:
+        raise CensusError(f"cannot write {str(path)!r}: {err.strerror or err}") from None

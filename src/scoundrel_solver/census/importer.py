@@ -1,0 +1,98 @@
+"""Loading results files of ``scoundrel-solve --seeds A:B --out FILE`` into a store.
+
+Each line is one JSON object (``SolveResult.to_json``); rows without a seed
+(an explicit deck) are skipped. The store's rules apply, so importing a file
+twice, or a file that overlaps a census run, counts every deal once. A file
+still being written may end in half a line: that last line is left out.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+import scoundrel_core as sc
+
+from .errors import CensusError
+from .store import CensusRow, Store, solver_version
+
+__all__ = ["ImportReport", "import_file"]
+
+BATCH = 10_000
+_KEYS = ("seed", "variant", "weapon_rule", "best_score", "upper_bound", "winnable", "proven",
+         "nodes", "seconds")
+
+
+@dataclass
+class ImportReport:
+    """What one import did: rows read, rows saved (new or better), rows skipped."""
+
+    read: int = 0
+    saved: int = 0
+    no_seed: int = 0
+    partial: int = 0
+
+
+def _row(obj: Any, where: str, version: str) -> CensusRow:
+    if not isinstance(obj, dict):
+        raise CensusError(f"{where}: not a solver result (expected a JSON object)")
+    missing = [k for k in _KEYS if k not in obj]
+    if missing:
+        raise CensusError(f"{where}: not a solver result (missing {', '.join(missing)})")
+    try:
+        v = sc.get_variant(obj["variant"], obj["weapon_rule"])
+        seed = obj["seed"]
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= sc.MAX_SEED:
+            raise ValueError(f"seed {seed!r} is not an integer 0 .. 2**64-1")
+        ints = [obj[k] for k in ("best_score", "upper_bound", "nodes")]
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in ints):
+            raise ValueError(f"best_score, upper_bound and nodes must be integers, got {ints}")
+        winnable = obj["winnable"]
+        if winnable is not None and not isinstance(winnable, bool):
+            raise ValueError(f"winnable must be true, false or null, got {winnable!r}")
+        return CensusRow(v.name, v.weapon_rule, seed, ints[0], ints[1], bool(obj["proven"]),
+                         winnable, ints[2], float(obj["seconds"]),
+                         str(obj.get("solver_version") or version))
+    except (ValueError, TypeError) as err:
+        raise CensusError(f"{where}: {err}") from None
+
+
+def _rows(path: Path, report: ImportReport) -> Iterator[CensusRow]:
+    version = solver_version()
+    try:
+        f = path.open()
+    except OSError as err:
+        raise CensusError(f"cannot read {str(path)!r}: {err.strerror or err}") from None
+    with f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError:
+                if not line.endswith("\n"):  # the writer is still on this line
+                    report.partial += 1
+                    continue
+                raise CensusError(f"{path}:{n}: not a JSON line; is this a results "
+                                  "file of scoundrel-solve --out?") from None
+            report.read += 1
+            if isinstance(obj, dict) and obj.get("seed", 0) is None:
+                report.no_seed += 1
+                continue
+            yield _row(obj, f"{path}:{n}", version)
+
+
+def import_file(store: Store, path: str | Path) -> ImportReport:
+    """Add every result of a JSON-lines results file to the store, in transactions."""
+    report = ImportReport()
+    rows = _rows(Path(path), report)
+    while True:
+        with store.transaction():
+            batch = list(islice(rows, BATCH))
+            report.saved += store.add(batch)
+        if len(batch) < BATCH:
+            return report

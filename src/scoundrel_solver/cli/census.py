@@ -1,0 +1,192 @@
+"""``scoundrel-census``: exact results for whole seed ranges, on Dask, into SQLite.
+
+    scoundrel-census run --seeds 0:100000 --variant hard --weapon-rule strict
+    scoundrel-census summary [--json]
+    scoundrel-census export --out census.parquet      # or .csv
+    scoundrel-census import results.jsonl [...]        # files of scoundrel-solve --out
+
+Exit codes: 0 success, 1 a failure of the cluster (a chunk that kept killing
+its workers), 2 bad input (one line on stderr naming the problem), 130 Ctrl-C
+(one line saying how many results were saved).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import NoReturn
+
+import scoundrel_core as sc
+
+from ..census.errors import CensusError
+from ..census.store import DEFAULT_DB, Store
+from ..seeds import parse_seed_range
+
+__all__ = ["main"]
+
+PROG = "scoundrel-census"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports bad usage in one line (the house rule), exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{PROG}: error: {message}\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog=PROG, description="Exact results for whole ranges of deals: solved on "
+                "Dask, kept in a SQLite store, summarised with 95% intervals.")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    db = _Parser(add_help=False)
+    db.add_argument("--db", default=DEFAULT_DB, help=f"the store (default {DEFAULT_DB})")
+
+    run = sub.add_parser("run", parents=[db], help="solve a seed range into the store")
+    run.add_argument("--seeds", required=True, metavar="A:B", help="seeds A..B-1 (or one: N)")
+    run.add_argument("--variant", default="classic", help="classic (default), easy or hard")
+    run.add_argument("--weapon-rule", default=None, help="strict (default) or equal")
+    run.add_argument("--workers", type=int, default=None,
+                     help="local worker processes (default: one per core)")
+    run.add_argument("--scheduler", metavar="ADDRESS",
+                     help="use this Dask scheduler (tcp://host:8786) instead of a local cluster")
+    run.add_argument("--max-seconds", type=float, default=None,
+                     help="stop each deal's search after this long (it stays unproven)")
+    run.add_argument("--chunk-size", type=int, default=None,
+                     help="seeds per task (default 50)")
+    run.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    summary = sub.add_parser("summary", parents=[db], help="counts and shares per variant")
+    summary.add_argument("--json", action="store_true", help="print a JSON list")
+
+    export = sub.add_parser("export", parents=[db], help="write the rows as Parquet or CSV")
+    export.add_argument("--out", required=True, metavar="FILE", help="FILE.parquet or FILE.csv")
+
+    imp = sub.add_parser("import", parents=[db],
+                         help="load results files of scoundrel-solve --seeds A:B --out FILE")
+    imp.add_argument("files", nargs="+", metavar="FILE.jsonl")
+    return p
+
+
+@contextmanager
+def _quiet_dask() -> Iterator[None]:
+    """Dask logs (worker restarts, shutdown chatter) stay off the terminal during a run."""
+    loggers = [logging.getLogger(name) for name in ("distributed", "tornado", "asyncio")]
+    levels = [log.level for log in loggers]
+    for log in loggers:
+        log.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        for log, level in zip(loggers, levels, strict=True):
+            log.setLevel(level)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..census.engine import DEFAULT_CHUNK, CensusRun
+
+    variant = sc.get_variant(args.variant, args.weapon_rule)
+    seeds = parse_seed_range(args.seeds)
+    if args.max_seconds is not None and not args.max_seconds > 0:
+        raise CensusError(f"--max-seconds {args.max_seconds} must be positive")
+    if args.workers is not None and args.workers < 1:
+        raise CensusError(f"--workers {args.workers} must be positive")
+    if args.workers is not None and args.scheduler is not None:
+        raise CensusError("--workers sizes a local cluster; with --scheduler the cluster "
+                          "has its own workers")
+    chunk = args.chunk_size if args.chunk_size is not None else DEFAULT_CHUNK
+    if chunk < 1:
+        raise CensusError(f"--chunk-size {chunk} must be positive")
+    with Store(args.db) as store:
+        census = CensusRun(store, seeds, variant.name, variant.weapon_rule,
+                           max_seconds=args.max_seconds, workers=args.workers,
+                           scheduler=args.scheduler, chunk_size=chunk,
+                           progress=not args.quiet and sys.stderr.isatty())
+        t0 = time.perf_counter()
+        try:
+            with _quiet_dask():
+                census.execute()
+        except KeyboardInterrupt:
+            print(f"{PROG}: interrupted; {census.saved} results saved to {args.db} "
+                  "(the same command resumes)", file=sys.stderr)
+            return 130
+        seconds = time.perf_counter() - t0
+        proven = store.settled_count(variant.name, variant.weapon_rule, seeds, None)
+        stored = store.count(variant.name, variant.weapon_rule, seeds)
+    rate = f" ({census.saved / seconds:.1f} deals/s)" if census.saved else ""
+    print(f"{variant} {seeds}: {census.saved} results saved in {seconds:.1f} s{rate}, "
+          f"{census.skipped} already done; {stored} of {seeds.count} stored, {proven} proven")
+    return 0
+
+
+def _summary(args: argparse.Namespace) -> int:
+    from ..census.summary import format_table, summarize
+
+    with Store(args.db, create=False) as store:
+        summaries = summarize(store)
+    if args.json:
+        print(json.dumps([s.to_json() for s in summaries]))
+        return 0
+    print(format_table(summaries))
+    for s in summaries:
+        bars = " ".join(f"{score}:{n}" for score, n in s.histogram.items())
+        print(f"\nbest scores {s.variant}/{s.weapon_rule} (score:deals): {bars}")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from ..census.export import export
+
+    with Store(args.db, create=False) as store:
+        n = export(store, args.out)
+    print(f"{n} rows written to {args.out}")
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    from ..census.importer import import_file
+
+    with Store(args.db) as store:
+        for path in args.files:
+            r = import_file(store, path)
+            notes = [f"{r.no_seed} without a seed skipped"] if r.no_seed else []
+            if r.partial:
+                notes.append("an unfinished last line left out")
+            print(f"{path}: {r.read} rows read, {r.saved} saved (new or better)"
+                  + "".join(f", {note}" for note in notes))
+    return 0
+
+
+def _fail(msg: str, code: int = 2) -> int:
+    print(f"{PROG}: error: {msg}", file=sys.stderr)
+    return code
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as stop:  # argparse: --help (0) or bad usage (2, one line printed)
+        return stop.code if isinstance(stop.code, int) else 2
+    command = {"run": _run, "summary": _summary, "export": _export, "import": _import}
+    try:
+        return command[args.command](args)
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted; what was committed before is kept", file=sys.stderr)
+        return 130
+    except ValueError as err:  # ScoundrelError and CensusError included
+        return _fail(str(err))
+    except Exception as err:
+        # Dask gives up on a task that took several workers down with it.
+        if type(err).__name__ == "KilledWorker":
+            return _fail(f"a chunk of seeds kept killing its workers: {err}", 1)
+        raise
+
+
+if __name__ == "__main__":
+    from .entry import census_main
+
+    raise SystemExit(census_main())
