@@ -136,7 +136,10 @@ def train(args: argparse.Namespace) -> FloatArray:
         out = csv.writer(f)
         out.writerow(["env_steps", "episodes", "seconds", "mean_score", "win_rate", "games"])
         next_log = args.log_every
-        while time.perf_counter() - start < 60 * args.minutes:
+        # Stop at the time budget, or at --max-steps (a fixed amount of work, for tests).
+        while time.perf_counter() - start < 60 * args.minutes and (
+            args.max_steps is None or steps < args.max_steps
+        ):
             mask = info["action_mask"]
             feats = features(obs)
             probs = policy(theta, feats, mask)
@@ -203,6 +206,8 @@ def evaluate(theta: FloatArray, variant: str, seeds: range) -> tuple[float, floa
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--minutes", type=float, default=3.0)
+    p.add_argument("--max-steps", type=int, default=None,
+                   help="stop after this many environment steps (default: only the time budget)")
     p.add_argument("--envs", type=int, default=256)
     p.add_argument("--variant", default="classic")
     p.add_argument("--lr", type=float, default=0.05)
