@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 import scoundrel_core as sc
-from scoundrel_solver.batch import done_seeds, read_results
 from scoundrel_solver.fair.agent import FairAgent
 from scoundrel_solver.fair.api import play_fair
 from scoundrel_solver.seeds import parse_seed_range
@@ -67,10 +66,30 @@ def play(seed: int, variant: str, weapon_rule: str, agent: FairAgent) -> dict[st
     }
 
 
+def read_games(cache: Path) -> list[dict[str, Any]]:
+    """The games stored so far (a line cut short by a stop mid-write is skipped)."""
+    if not cache.exists():
+        return []
+    rows = []
+    for line in cache.read_text().splitlines():
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return rows
+
+
+def done_seeds(cache: Path, variant: str, weapon_rule: str) -> set[int]:
+    return {
+        int(r["seed"]) for r in read_games(cache)
+        if r["variant"] == variant and r["weapon_rule"] == weapon_rule
+    }
+
+
 def to_parquet(cache: Path, out: Path) -> int:
     import pandas as pd
 
-    df = pd.DataFrame(list(read_results(cache)))
+    df = pd.DataFrame(read_games(cache))
     df = df.drop_duplicates(["variant", "weapon_rule", "seed"], keep="last")
     df = df.sort_values(["variant", "weapon_rule", "seed"]).reset_index(drop=True)
     df["seed"] = df["seed"].astype("uint64")
