@@ -1,0 +1,125 @@
+"""Play the fair agent on many deals and store one row per game, for notebook 03.
+
+    python scripts/fair_games.py --variant classic --seeds 0:1000
+    python scripts/fair_games.py --variant hard --seeds 0:300
+    python scripts/fair_games.py --parquet data/fair-games.parquet   # gather, no play
+
+Each game is appended to a JSON-lines cache as soon as it ends (default
+``fair-games.jsonl``), so a stopped run resumes where it was: seeds
+already in the cache for the same variant and weapon rule are skipped. With
+``--parquet`` every cached game is written to one Parquet file with columns
+seed, variant, weapon_rule, score, won, rooms (rooms entered, the last being
+where a lost game ended), decisions, exact_decisions, exact (per decision,
+whether the agent's values were exact), decision_room (the room of each
+decision) and seconds (wall time of the game, one core).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import scoundrel_core as sc
+from scoundrel_solver.fair.agent import FairAgent
+from scoundrel_solver.fair.api import play_fair
+from scoundrel_solver.seeds import parse_seed_range
+
+
+def rooms_of(start: str, actions: tuple[str, ...]) -> list[int]:
+    """The room (1 = the first dealt) in which each action was taken.
+
+    A new room begins after a flee, or when resolving a card deals the next
+    room (the count of resolved cards drops back to 0).
+    """
+    s = sc.State.from_text(start)
+    room = 1
+    out = []
+    for text in actions:
+        out.append(room)
+        s = sc.apply(s, sc.parse_action(s, text))
+        if not s.is_over and (text == "flee" or s.resolved_in_room == 0):
+            room += 1
+    return out
+
+
+def play(seed: int, variant: str, weapon_rule: str, agent: FairAgent) -> dict[str, Any]:
+    t = time.perf_counter()
+    g = play_fair(seed, variant, weapon_rule, agent=agent)
+    seconds = time.perf_counter() - t
+    rooms = rooms_of(g.start, g.actions)
+    return {
+        "seed": seed,
+        "variant": variant,
+        "weapon_rule": weapon_rule,
+        "score": g.score,
+        "won": g.won,
+        "rooms": rooms[-1] if rooms else 1,
+        "decisions": len(g.actions),
+        "exact_decisions": sum(g.exact),
+        "exact": list(g.exact),
+        "decision_room": rooms,
+        "seconds": round(seconds, 4),
+    }
+
+
+def read_games(cache: Path) -> list[dict[str, Any]]:
+    """The games stored so far (a line cut short by a stop mid-write is skipped)."""
+    if not cache.exists():
+        return []
+    rows = []
+    for line in cache.read_text().splitlines():
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return rows
+
+
+def done_seeds(cache: Path, variant: str, weapon_rule: str) -> set[int]:
+    return {
+        int(r["seed"]) for r in read_games(cache)
+        if r["variant"] == variant and r["weapon_rule"] == weapon_rule
+    }
+
+
+def to_parquet(cache: Path, out: Path) -> int:
+    import pandas as pd
+
+    df = pd.DataFrame(read_games(cache))
+    df = df.drop_duplicates(["variant", "weapon_rule", "seed"], keep="last")
+    df = df.sort_values(["variant", "weapon_rule", "seed"]).reset_index(drop=True)
+    df["seed"] = df["seed"].astype("uint64")
+    df.to_parquet(out, index=False)
+    return len(df)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--variant", default="classic")
+    p.add_argument("--weapon-rule", default="strict")
+    p.add_argument("--seeds", help="A:B or N; omit to only gather with --parquet")
+    p.add_argument("--cache", type=Path, default=Path("fair-games.jsonl"))
+    p.add_argument("--parquet", type=Path, help="write every cached game here")
+    args = p.parse_args(argv)
+    if args.seeds:
+        seeds = parse_seed_range(args.seeds)
+        done = done_seeds(args.cache, args.variant, args.weapon_rule)
+        todo = [s for s in range(seeds.start, seeds.stop) if s not in done]
+        print(f"{len(todo)} games to play ({len(done)} cached)", file=sys.stderr)
+        agent = FairAgent()
+        with args.cache.open("a") as f:
+            for seed in todo:
+                f.write(json.dumps(play(seed, args.variant, args.weapon_rule, agent)) + "\n")
+                f.flush()
+    if args.parquet:
+        n = to_parquet(args.cache, args.parquet)
+        print(f"{n} games -> {args.parquet}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
