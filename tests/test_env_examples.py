@@ -23,8 +23,8 @@ def test_policy_gradient_example_writes_a_learning_curve(tmp_path: Path) -> None
     out = tmp_path / "curve.csv"
     # A fixed amount of work, not a time budget: a cold numba compile can take longer
     # than any short budget on a busy machine.
-    argv = ["--minutes", "30", "--max-steps", "1000", "--envs", "32", "--log-every", "500", "--csv", str(out),
-            "--eval-seeds", "0:8"]
+    argv = ["--minutes", "30", "--max-steps", "1000", "--envs", "32", "--log-every", "500",
+            "--csv", str(out), "--eval-seeds", "0:8"]
     assert ex.main(argv) == 0
     rows = list(csv.DictReader(out.open()))
     assert rows and int(rows[-1]["env_steps"]) >= 500
