@@ -8,7 +8,8 @@ candidate is the working tree this script lives in) is exported with
 ``git archive`` and installed, as a path entry like an editable install,
 into a temporary virtual environment that also sees this interpreter's
 packages, so nothing is downloaded. Each side runs in its own long-lived worker process, which
-compiles its kernels once before the clock starts. The deals (variant, weapon
+loads its compiled kernels (numba's cache, filled by a first run) and solves
+one deal before the clock starts. The deals (variant, weapon
 rule, seed range) are handed out in blocks, alternately to the two workers,
 and the side that goes first alternates from block to block, so machine noise
 falls on both sides alike. Only one worker solves at a time.
@@ -130,11 +131,14 @@ class Side:
 def start_worker(label: str, python: Path, env: dict[str, str], args: argparse.Namespace,
                  script: Path) -> Side:
     kwargs = {} if args.table_mib is None else {"table_mib": args.table_mib}
-    proc = subprocess.Popen(
-        [str(python), str(script), args.variant, args.weapon_rule, str(args.seeds.start),
-         json.dumps(kwargs)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
-    )
+    argv = [str(python), str(script), args.variant, args.weapon_rule, str(args.seeds.start),
+            json.dumps(kwargs)]
+    # A first process only fills numba's on-disk cache: the measured worker then
+    # loads its kernels on both sides, so compiling does not count in its memory.
+    subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, env=env,
+                   check=True)
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                            env=env)
     side = Side(label, proc)
     assert proc.stdout is not None
     json.loads(side._line(proc.stdout))  # "ready": compiled and warm

@@ -167,8 +167,9 @@ def monsters_left(rem):  # type: ignore[no-untyped-def]
 
 
 @jit
-def upper_bound(rem, hp, w, cap, equal):  # type: ignore[no-untyped-def]
-    """A score the position cannot beat (see the module docstring)."""
+def phi_reach(rem, hp, w, cap, equal):  # type: ignore[no-untyped-def]
+    """The most phi can reach: phi now, plus what weapons can still absorb, plus
+    every potion left (see the module docstring). ``upper_bound`` caps it."""
     w1 = 0
     w2 = 0
     for v in range(10, 1, -1):
@@ -179,11 +180,9 @@ def upper_bound(rem, hp, w, cap, equal):  # type: ignore[no-untyped-def]
                 w2 = v
                 break
     potions = 0
-    top_potion = 0
     for v in range(2, 11):
         if (rem >> (REM_POTION0 + v - 2)) & 1:
             potions += v
-            top_potion = v
     phi = hp
     for v in range(2, 15):
         k = (rem >> (2 * (v - 2))) & 3
@@ -204,9 +203,23 @@ def upper_bound(rem, hp, w, cap, equal):  # type: ignore[no-untyped-def]
             phi += min(v, a)
             if k == 2:
                 phi += min(v, b)
-    h = phi + potions
+    return phi + potions
+
+
+@jit
+def top_potion(rem):  # type: ignore[no-untyped-def]
+    for v in range(10, 1, -1):
+        if (rem >> (REM_POTION0 + v - 2)) & 1:
+            return v
+    return 0
+
+
+@jit
+def upper_bound(rem, hp, w, cap, equal):  # type: ignore[no-untyped-def]
+    """A score the position cannot beat (see the module docstring)."""
+    h = phi_reach(rem, hp, w, cap, equal)
     if h >= MAX_HEALTH:
-        return MAX_HEALTH + top_potion
+        return MAX_HEALTH + top_potion(rem)
     return h
 
 
@@ -400,6 +413,33 @@ def _dominates(a, b):  # type: ignore[no-untyped-def]
     return a[P_HP] >= b[P_HP] and a[P_W] >= b[P_W] and a[P_CAP] >= b[P_CAP]
 
 
+# The walk through one room keeps, per level, only what changes inside a room
+# (rows of ``stack`` used as these fields): health, weapon, reach, potion drunk,
+# the room slots already resolved (a bit mask), cards resolved in the room, the
+# monster values resolved and the room move so far.
+W_HP = 0
+W_W = 1
+W_CAP = 2
+W_PU = 3
+W_USED = 4
+W_RES = 5
+W_KILLED = 6
+W_CODE = 7
+
+
+@jit
+def _monster_span(rem):  # type: ignore[no-untyped-def]
+    """(weakest, strongest) monster value left in ``rem`` (0, 0 if none)."""
+    weakest = 0
+    strongest = 0
+    for v in range(2, 15):
+        if (rem >> (2 * (v - 2))) & 3:
+            if weakest == 0:
+                weakest = v
+            strongest = v
+    return weakest, strongest
+
+
 @jit
 def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pick):  # type: ignore[no-untyped-def]
     """The room's outcomes: every way to play it to its end (refill or end of game).
@@ -410,35 +450,65 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
     weapon: among those with the same carried card only the undominated ones are
     kept (``_dominates``). Of the endings (death or the last card), only the best
     is kept. Flee runs are added by ``_add_flee_runs``. Returns the count.
+
+    The walk follows the rules of ``_resolve`` on the few fields a room changes
+    (``W_*``), not on whole positions: an outcome is first written as its
+    carried card, health and weapon, compared for dominance, and only the kept
+    ones are made whole positions at the end (they share the refilled dungeon,
+    computed once). The children, their order and their moves are those of
+    resolving card by card with ``_resolve`` (``step_children``); a test checks
+    them against ``scoundrel_core``.
     """
     n = 0
     best_end = -1
-    stack[0, :] = row
+    nr0 = row[P_NR]
+    nd = row[P_ND]
+    rem0 = row[P_REM]
+    all_monsters = monsters_left(rem0)
+    # What every refilled outcome shares: the cards of the dungeon, without the
+    # room, and the next cards dealt.
+    rem_dungeon = rem0
+    for i in range(nr0):
+        rem_dungeon -= REM_BIT[row[P_R0 + i]]
+    d_weak, d_strong = _monster_span(rem_dungeon)
+    deal = min(RESOLVED_PER_ROOM, nd)
+    top = stack[ROOM_SIZE + 1]
+    w = stack[0]
+    w[W_HP] = row[P_HP]
+    w[W_W] = row[P_W]
+    w[W_CAP] = row[P_CAP]
+    w[W_PU] = row[P_PU]
+    w[W_USED] = 0
+    w[W_RES] = row[P_RES]
+    w[W_KILLED] = 0
+    w[W_CODE] = 0
     pick[0] = 0
     level = 0
-    code = 0
     while level >= 0:
         r = stack[level]
         c = pick[level]
-        nr = r[P_NR]
-        if c >= 2 * nr:
+        if c >= 2 * nr0:
             level -= 1
-            if level >= 0:
-                code &= (1 << (SUB_BITS * level)) - 1
             continue
         pick[level] = c + 1
         slot = c >> 1
         with_weapon = c & 1
-        t = r[P_R0 + slot]
-        if with_weapon and not (KIND[t] == KIND_MONSTER and r[P_W] > 0 and VALUE[t] <= r[P_CAP]):
+        used = r[W_USED]
+        if (used >> slot) & 1:
+            continue
+        t = row[P_R0 + slot]
+        kind = KIND[t]
+        v = VALUE[t]
+        if with_weapon and not (kind == KIND_MONSTER and r[W_W] > 0 and v <= r[W_CAP]):
             continue
         duplicate = False
         for i in range(slot):
-            if r[P_R0 + i] == t:
+            if not (used >> i) & 1 and row[P_R0 + i] == t:
                 duplicate = True  # the same type earlier in the room: same outcomes
         if duplicate:
             continue
-        if level > 0 and not with_weapon and KIND[t] == KIND_MONSTER:
+        code = r[W_CODE]
+        if level > 0 and not with_weapon and kind == KIND_MONSTER:
             # Two barehanded fights in a row commute (same health after both;
             # a death between them scores the same, since phi does not move):
             # walk only the order with the weaker monster first.
@@ -447,9 +517,33 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
             if not prev & 1 and KIND[prev_type] == KIND_MONSTER and prev_type > t:
                 continue
         here = code | ((2 * t + with_weapon + 1) << (SUB_BITS * level))
-        out = stack[level + 1]
-        ended, value = _resolve(r, out, slot, with_weapon, equal)
-        if ended:
+        # Resolve the card (the rules of _resolve).
+        hp = r[W_HP]
+        wv = r[W_W]
+        cap = r[W_CAP]
+        pu = r[W_PU]
+        killed = r[W_KILLED]
+        if kind == KIND_POTION:
+            if pu == 0:
+                hp = min(MAX_HEALTH, hp + v)
+            pu = 1
+        elif kind == KIND_WEAPON:
+            wv = v
+            cap = UNUSED_REACH
+        else:
+            killed += v
+            if with_weapon:
+                hp -= max(0, v - wv)
+                cap = v if equal else v - 1
+            else:
+                hp -= v
+        res = r[W_RES] + 1
+        left = nr0 - level - 1  # cards still in the room
+        if hp <= 0 or (left == 0 and nd == 0):
+            if hp <= 0:
+                value = hp - (all_monsters - killed)
+            else:
+                value = hp + (v if (kind == KIND_POTION and hp == MAX_HEALTH) else 0)
             if best_end < 0 or value > bound[best_end]:
                 if best_end < 0:
                     best_end = n
@@ -458,26 +552,61 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
                 bound[best_end] = value
                 move[best_end] = here
             continue
-        if out[P_RES] != 0:
+        if not (res == RESOLVED_PER_ROOM and nd > 0):
             # The room goes on: resolve another card of it.
+            out = stack[level + 1]
+            out[W_HP] = hp
+            out[W_W] = wv
+            out[W_CAP] = cap
+            out[W_PU] = pu
+            out[W_USED] = used | (1 << slot)
+            out[W_RES] = res
+            out[W_KILLED] = killed
+            out[W_CODE] = here
             level += 1
             pick[level] = 0
-            code = here
             continue
-        # The room was refilled: an outcome. Keep it unless another dominates it.
-        _canonical_weapon(out)
+        # The room is refilled: an outcome. The carried card is the one left.
+        carried = 0
+        for i in range(nr0):
+            if i != slot and not (used >> i) & 1:
+                carried = row[P_R0 + i]
+                break
+        # The canonical weapon (as _canonical_weapon) over the cards left.
+        weak, strong = d_weak, d_strong
+        if KIND[carried] == KIND_MONSTER:
+            cv = VALUE[carried]
+            if weak == 0 or cv < weak:
+                weak = cv
+            if cv > strong:
+                strong = cv
+        if wv != 0:
+            if cap > strong:
+                cap = strong
+            if cap < weak or strong == 0:
+                wv = 0
+                cap = 0
+        else:
+            cap = 0
+        top[P_R0] = carried
+        top[P_HP] = hp
+        top[P_W] = wv
+        top[P_CAP] = cap
         dominated = False
         j = 0
         while j < n:
-            if not terminal[j] and kids[j, P_R0] == out[P_R0]:
-                if _dominates(kids[j], out):
+            if not terminal[j] and kids[j, P_R0] == carried:
+                if _dominates(kids[j], top):
                     dominated = True
                     break
-                if _dominates(out, kids[j]):
+                if _dominates(top, kids[j]):
                     # Drop kids[j]: move the last child into its place.
                     n -= 1
                     if n != j:
-                        kids[j, :] = kids[n]
+                        kids[j, P_R0] = kids[n, P_R0]
+                        kids[j, P_HP] = kids[n, P_HP]
+                        kids[j, P_W] = kids[n, P_W]
+                        kids[j, P_CAP] = kids[n, P_CAP]
                         bound[j] = bound[n]
                         move[j] = move[n]
                         terminal[j] = terminal[n]
@@ -487,11 +616,42 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
             j += 1
         if dominated:
             continue
-        kids[n, :] = out
-        bound[n] = upper_bound(out[P_REM], out[P_HP], out[P_W], out[P_CAP], equal)
+        kids[n, P_R0] = carried
+        kids[n, P_HP] = hp
+        kids[n, P_W] = wv
+        kids[n, P_CAP] = cap
         move[n] = here
         terminal[n] = False
         n += 1
+    # Make the kept outcomes whole positions: the refilled room and dungeon.
+    if n > (1 if best_end >= 0 else 0):
+        for f in range(NP):
+            top[f] = row[f]
+        for j in range(deal):
+            top[P_R0 + 1 + j] = dungeon_type(row, j)
+        for j in range(1 + deal, ROOM_SIZE):
+            top[P_R0 + j] = 0
+        drop_top(top, deal)
+        for i in range(n):
+            if terminal[i]:
+                continue
+            kid = kids[i]
+            carried = kid[P_R0]
+            hp = kid[P_HP]
+            wv = kid[P_W]
+            cap = kid[P_CAP]
+            for f in range(NP):
+                kid[f] = top[f]
+            kid[P_R0] = carried
+            kid[P_NR] = 1 + deal
+            kid[P_REM] = rem_dungeon + REM_BIT[carried]
+            kid[P_HP] = hp
+            kid[P_W] = wv
+            kid[P_CAP] = cap
+            kid[P_PU] = 0
+            kid[P_RES] = 0
+            kid[P_FLED] = 0
+            bound[i] = upper_bound(kid[P_REM], hp, wv, cap, equal)
     return _add_flee_runs(row, kids, bound, move, terminal, n, flee_rule, equal)
 
 
@@ -618,19 +778,31 @@ def _now():  # type: ignore[no-untyped-def]
 
 
 @jit
-def _sort_children(d, n, bound, terminal, kids, order):  # type: ignore[no-untyped-def]
-    """Best bound first; among equal bounds, more health first (insertion sort, n is small)."""
+def _sort_key(d, x, bound, terminal, kids, equal):  # type: ignore[no-untyped-def]
+    """Best bound first; among equal bounds the most room to spare (phi's reach
+    over the bound), then more health."""
+    if terminal[d, x]:
+        return bound[d, x] * 8192 + 8191
+    r = kids[d, x]
+    spare = phi_reach(r[P_REM], r[P_HP], r[P_W], r[P_CAP], equal)
+    spare = min(max(spare, 0), 127)
+    return bound[d, x] * 8192 + spare * 64 + r[P_HP]
+
+
+@jit
+def _sort_children(d, n, bound, terminal, kids, order, keyv, equal):  # type: ignore[no-untyped-def]
+    """Children in search order (``_sort_key``, insertion sort: n is small)."""
     ordr = order[d]
     for j in range(n):
         ordr[j] = j
+        keyv[j] = _sort_key(d, j, bound, terminal, kids, equal)
     for j in range(1, n):
         x = ordr[j]
-        kx = bound[d, x] * 64 + (63 if terminal[d, x] else kids[d, x, P_HP])
+        kx = keyv[x]
         i = j - 1
         while i >= 0:
             y = ordr[i]
-            ky = bound[d, y] * 64 + (63 if terminal[d, y] else kids[d, y, P_HP])
-            if ky >= kx:
+            if keyv[y] >= kx:
                 break
             ordr[i + 1] = y
             i -= 1
@@ -661,7 +833,7 @@ def make_workspace() -> tuple[np.ndarray, ...]:
         np.zeros((MAX_DEPTH, KEY_WORDS), np.int64),
         np.zeros((NFR, MAX_DEPTH), np.int64),
         np.zeros((6, NP), np.int64),
-        np.zeros(6, np.int64),
+        np.zeros(MAX_CHILDREN, np.int64),  # also the sort keys of one depth's children
     )
 
 
@@ -750,7 +922,7 @@ def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_low, t_high,
             f_nodes[d] = g[G_NODES]
             n = room_children(row, kids[d], bound[d], move[d], terminal[d], flee_rule, equal,
                               stack, pick)
-            _sort_children(d, n, bound, terminal, kids, order)
+            _sort_children(d, n, bound, terminal, kids, order, pick, equal)
             f_n[d] = n
             f_next[d] = 0
             f_best[d] = NEG_INF
