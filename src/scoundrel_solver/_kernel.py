@@ -13,7 +13,18 @@ reduction is sound:
 * A room at a time: a position's children are the ends of its room (refill or
   end of game), reached by every order of play (``room_children``); the
   positions inside a room are walked but not searched or stored. Two
-  barehanded fights in a row commute and are walked in one order.
+  barehanded fights in a row commute and are walked in one order. Some
+  orders are never better than another order of the same cards, which is
+  walked, so they are skipped: a weapon picked up or a fight fought just
+  after a potion (the potion after it: same cards, weapon and "potion
+  drunk", and health min(20, h - d + p) >= min(20, h + p) - d, when the fight
+  does not kill at h), and a fight with the weapon just after a barehanded
+  one (the weapon fight first: the same end, and a death in either order
+  happens in both and scores at least as much in the other). Each skip moves
+  potions later or weapon fights earlier, so every skipped order leads, in a
+  finite number of skips, to a walked order at least as good (a skipped death
+  may become a kept outcome: its value is at least its phi, at least the
+  death's score).
 * Dominance: room ends with the same card carried over share everything but
   health and weapon; one with at least the health, weapon value and weapon
   reach of another is at least as good (every line of the other stays legal
@@ -32,7 +43,8 @@ reduction is sound:
   strictly decreasing sequence). A win scores at most 20 plus the largest
   potion left, and only if phi can reach 20; a loss scores phi at death <= the
   same sum. See ``upper_bound``.
-* Children are searched best bound first; once a child reaches the node's
+* Children are searched best bound first (among equal bounds, the one whose
+  phi can reach highest, then more health: only the order changes); once a child reaches the node's
   bound nothing can beat it, and children whose bound cannot beat the best so
   far are cut (their bound is still a sound upper bound of their value).
   ``G_BETA`` is a proven upper bound on the root's value: no position below
@@ -516,6 +528,27 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
             prev_type = prev >> 1
             if not prev & 1 and KIND[prev_type] == KIND_MONSTER and prev_type > t:
                 continue
+        if level > 0 and kind != KIND_POTION:
+            prev = ((code >> (SUB_BITS * (level - 1))) & ((1 << SUB_BITS) - 1)) - 1
+            if with_weapon and not prev & 1 and KIND[prev >> 1] == KIND_MONSTER:
+                # A barehanded fight, then a fight with the weapon: the other
+                # order is walked too and is never worse. A barehanded fight
+                # changes neither weapon nor reach, so both orders are legal
+                # and end alike; a death in either scores phi, which the
+                # weapon fight raises and the barehanded one leaves alone, and
+                # if the barehanded-first order dies anywhere, so does the other.
+                continue
+            if KIND[prev >> 1] == KIND_POTION:
+                # A potion just before a weapon or a fight: the other order
+                # (this card, then the potion) is walked too and is never
+                # worse when the fight does not kill there: same cards, pu
+                # and weapon, and health min(20, h - d + p) >= min(20, h + p) - d.
+                if kind == KIND_WEAPON:
+                    continue
+                before = stack[level - 1]
+                damage = max(0, v - before[W_W]) if with_weapon else v
+                if before[W_HP] - damage > 0:
+                    continue
         here = code | ((2 * t + with_weapon + 1) << (SUB_BITS * level))
         # Resolve the card (the rules of _resolve).
         hp = r[W_HP]
