@@ -47,6 +47,9 @@ reduction is sound:
   phi can reach highest, then more health: only the order changes); once a child reaches the node's
   bound nothing can beat it, and children whose bound cannot beat the best so
   far are cut (their bound is still a sound upper bound of their value).
+  Room outcomes whose bound is at most the node's alpha are dropped before
+  they become children; the largest dropped bound starts the node's best so
+  far, so a fail-low result still bounds the value.
   ``G_BETA`` is a proven upper bound on the root's value: no position below
   the root can beat it, so it caps every node's bound.
 * ``easy`` allows fleeing any number of times in a row, which makes cycles.
@@ -453,7 +456,7 @@ def _monster_span(rem):  # type: ignore[no-untyped-def]
 
 
 @jit
-def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pick):  # type: ignore[no-untyped-def]
+def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pick, alpha):  # type: ignore[no-untyped-def]
     """The room's outcomes: every way to play it to its end (refill or end of game).
 
     Cards are resolved until the room is refilled (three resolved) or the game
@@ -461,7 +464,12 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
     share the dungeon and differ only in the card carried over, health and
     weapon: among those with the same carried card only the undominated ones are
     kept (``_dominates``). Of the endings (death or the last card), only the best
-    is kept. Flee runs are added by ``_add_flee_runs``. Returns the count.
+    is kept. Flee runs are added by ``_add_flee_runs``.
+
+    An outcome whose bound is at most ``alpha`` cannot lift the search above
+    ``alpha``: it is dropped, and the largest such bound is returned so the
+    caller's fail-soft result still bounds its value. Returns (the count, that
+    largest dropped bound or NEG_INF).
 
     The walk follows the rules of ``_resolve`` on the few fields a room changes
     (``W_*``), not on whole positions: an outcome is first written as its
@@ -473,6 +481,7 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
     """
     n = 0
     best_end = -1
+    dropped = NEG_INF
     nr0 = row[P_NR]
     nd = row[P_ND]
     rem0 = row[P_REM]
@@ -621,6 +630,11 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
                 cap = 0
         else:
             cap = 0
+        b = upper_bound(rem_dungeon + REM_BIT[carried], hp, wv, cap, equal)
+        if b <= alpha:
+            if b > dropped:
+                dropped = b
+            continue
         top[P_R0] = carried
         top[P_HP] = hp
         top[P_W] = wv
@@ -653,6 +667,7 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
         kids[n, P_HP] = hp
         kids[n, P_W] = wv
         kids[n, P_CAP] = cap
+        bound[n] = b
         move[n] = here
         terminal[n] = False
         n += 1
@@ -684,8 +699,7 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
             kid[P_PU] = 0
             kid[P_RES] = 0
             kid[P_FLED] = 0
-            bound[i] = upper_bound(kid[P_REM], hp, wv, cap, equal)
-    return _add_flee_runs(row, kids, bound, move, terminal, n, flee_rule, equal)
+    return _add_flee_runs(row, kids, bound, move, terminal, n, flee_rule, equal), dropped
 
 
 # -- keys and the table -------------------------------------------------------------------
@@ -953,12 +967,12 @@ def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_low, t_high,
             f_hp[d] = row[P_HP]
             f_base[d] = base
             f_nodes[d] = g[G_NODES]
-            n = room_children(row, kids[d], bound[d], move[d], terminal[d], flee_rule, equal,
-                              stack, pick)
+            n, dropped = room_children(row, kids[d], bound[d], move[d], terminal[d], flee_rule,
+                                       equal, stack, pick, a0)
             _sort_children(d, n, bound, terminal, kids, order, pick, equal)
             f_n[d] = n
             f_next[d] = 0
-            f_best[d] = NEG_INF
+            f_best[d] = dropped  # <= a0: bounds the outcomes dropped for it
             step = _NEXT
         elif step == _NEXT:
             step = _FINISH
