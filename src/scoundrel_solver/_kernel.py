@@ -48,8 +48,10 @@ reduction is sound:
   bound nothing can beat it, and children whose bound cannot beat the best so
   far are cut (their bound is still a sound upper bound of their value).
   Room outcomes whose bound is at most the node's alpha are dropped before
-  they become children; the largest dropped bound starts the node's best so
-  far, so a fail-low result still bounds the value.
+  they become children, and so is everything below a partly played room
+  whose bound is at most alpha (what is reachable from a position cannot beat
+  its bound); the largest dropped bound starts the node's best so far, so a
+  fail-low result still bounds the value.
   ``G_BETA`` is a proven upper bound on the root's value: no position below
   the root can beat it, so it caps every node's bound.
 * ``easy`` allows fleeing any number of times in a row, which makes cycles.
@@ -440,6 +442,7 @@ W_USED = 4
 W_RES = 5
 W_KILLED = 6
 W_CODE = 7
+W_REM = 8
 
 
 @jit
@@ -466,8 +469,9 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
     kept (``_dominates``). Of the endings (death or the last card), only the best
     is kept. Flee runs are added by ``_add_flee_runs``.
 
-    An outcome whose bound is at most ``alpha`` cannot lift the search above
-    ``alpha``: it is dropped, and the largest such bound is returned so the
+    An outcome, or a partly played room, whose bound is at most ``alpha``
+    cannot lift the search above ``alpha``: it is dropped (with all the walk
+    below it), and the largest such bound is returned so the
     caller's fail-soft result still bounds its value. Returns (the count, that
     largest dropped bound or NEG_INF).
 
@@ -503,6 +507,7 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
     w[W_RES] = row[P_RES]
     w[W_KILLED] = 0
     w[W_CODE] = 0
+    w[W_REM] = rem0
     pick[0] = 0
     level = 0
     while level >= 0:
@@ -595,8 +600,16 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
                 move[best_end] = here
             continue
         if not (res == RESOLVED_PER_ROOM and nd > 0):
-            # The room goes on: resolve another card of it.
+            # The room goes on: resolve another card of it, unless nothing
+            # after this card can beat alpha.
+            rem = r[W_REM] - REM_BIT[t]
+            b = upper_bound(rem, hp, wv, cap, equal)
+            if b <= alpha:
+                if b > dropped:
+                    dropped = b
+                continue
             out = stack[level + 1]
+            out[W_REM] = rem
             out[W_HP] = hp
             out[W_W] = wv
             out[W_CAP] = cap
