@@ -135,8 +135,9 @@ def start_worker(label: str, python: Path, env: dict[str, str], args: argparse.N
             json.dumps(kwargs)]
     # A first process only fills numba's on-disk cache: the measured worker then
     # loads its kernels on both sides, so compiling does not count in its memory.
-    subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, env=env,
-                   check=True)
+    warm = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, env=env)
+    if warm.returncode != 0:
+        raise CompareError(f"the {label} side could not solve a deal (exit {warm.returncode})")
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                             env=env)
     side = Side(label, proc)
