@@ -244,23 +244,47 @@ def upper_bound(rem, hp, w, cap, equal):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _canonical_weapon(c):  # type: ignore[no-untyped-def]
-    if c[P_W] == 0:
-        c[P_CAP] = 0
-        return
-    rem = c[P_REM]
-    strongest = 0
+def _monster_span(rem):  # type: ignore[no-untyped-def]
+    """(weakest, strongest) monster value left in ``rem`` (0, 0 if none)."""
     weakest = 0
+    strongest = 0
     for v in range(2, 15):
         if (rem >> (2 * (v - 2))) & 3:
             if weakest == 0:
                 weakest = v
             strongest = v
+    return weakest, strongest
+
+
+@jit
+def _canonical_weapon(c):  # type: ignore[no-untyped-def]
+    if c[P_W] == 0:
+        c[P_CAP] = 0
+        return
+    weakest, strongest = _monster_span(c[P_REM])
     if c[P_CAP] > strongest:
         c[P_CAP] = strongest
     if c[P_CAP] < weakest or strongest == 0:
         c[P_W] = 0
         c[P_CAP] = 0
+
+
+@jit
+def _play_card(kind, v, with_weapon, hp, w, cap, pu, equal):  # type: ignore[no-untyped-def]
+    """(health, weapon, reach, potion drunk) after resolving one card."""
+    if kind == KIND_POTION:
+        if pu == 0:
+            hp = min(MAX_HEALTH, hp + v)
+        pu = 1
+    elif kind == KIND_WEAPON:
+        w = v
+        cap = UNUSED_REACH
+    elif with_weapon:
+        hp -= max(0, v - w)
+        cap = v if equal else v - 1
+    else:
+        hp -= v
+    return hp, w, cap, pu
 
 
 @jit
@@ -282,19 +306,8 @@ def _resolve(row, c, slot, with_weapon, equal):  # type: ignore[no-untyped-def]
     c[P_REM] = row[P_REM] - REM_BIT[t]
     kind = KIND[t]
     v = VALUE[t]
-    hp = row[P_HP]
-    if kind == KIND_POTION:
-        if c[P_PU] == 0:
-            hp = min(MAX_HEALTH, hp + v)
-        c[P_PU] = 1
-    elif kind == KIND_WEAPON:
-        c[P_W] = v
-        c[P_CAP] = UNUSED_REACH
-    elif with_weapon:
-        hp -= max(0, v - row[P_W])
-        c[P_CAP] = v if equal else v - 1
-    else:
-        hp -= v
+    hp, c[P_W], c[P_CAP], c[P_PU] = _play_card(kind, v, with_weapon, row[P_HP], row[P_W],
+                                               row[P_CAP], row[P_PU], equal)
     c[P_HP] = hp
     c[P_FLED] = 0
     res = row[P_RES] + 1
@@ -446,19 +459,6 @@ W_REM = 8
 
 
 @jit
-def _monster_span(rem):  # type: ignore[no-untyped-def]
-    """(weakest, strongest) monster value left in ``rem`` (0, 0 if none)."""
-    weakest = 0
-    strongest = 0
-    for v in range(2, 15):
-        if (rem >> (2 * (v - 2))) & 3:
-            if weakest == 0:
-                weakest = v
-            strongest = v
-    return weakest, strongest
-
-
-@jit
 def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pick, alpha):  # type: ignore[no-untyped-def]
     """The room's outcomes: every way to play it to its end (refill or end of game).
 
@@ -565,25 +565,9 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
                     continue
         here = code | ((2 * t + with_weapon + 1) << (SUB_BITS * level))
         # Resolve the card (the rules of _resolve).
-        hp = r[W_HP]
-        wv = r[W_W]
-        cap = r[W_CAP]
-        pu = r[W_PU]
-        killed = r[W_KILLED]
-        if kind == KIND_POTION:
-            if pu == 0:
-                hp = min(MAX_HEALTH, hp + v)
-            pu = 1
-        elif kind == KIND_WEAPON:
-            wv = v
-            cap = UNUSED_REACH
-        else:
-            killed += v
-            if with_weapon:
-                hp -= max(0, v - wv)
-                cap = v if equal else v - 1
-            else:
-                hp -= v
+        hp, wv, cap, pu = _play_card(kind, v, with_weapon, r[W_HP], r[W_W], r[W_CAP], r[W_PU],
+                                     equal)
+        killed = r[W_KILLED] + (v if kind == KIND_MONSTER else 0)
         res = r[W_RES] + 1
         left = nr0 - level - 1  # cards still in the room
         if hp <= 0 or (left == 0 and nd == 0):
