@@ -129,9 +129,10 @@ def test_state_row_is_canonical(seed: int) -> None:
     assert row.tolist() == again.tolist()
 
 
-def core_room_outcomes(s: sc.State) -> tuple[set[tuple[int, ...]], int | None]:
-    """Every position where the room ends (refill), and the best ending, by core play."""
-    outcomes: set[tuple[int, ...]] = set()
+def core_room_outcomes(s: sc.State) -> tuple[dict[tuple[int, ...], sc.State], int | None]:
+    """Every position where the room ends (refill, by kernel row), and the best
+    ending, by core play."""
+    outcomes: dict[tuple[int, ...], sc.State] = {}
     best_end: int | None = None
     frontier = [s]
     while frontier:
@@ -144,19 +145,15 @@ def core_room_outcomes(s: sc.State) -> tuple[set[tuple[int, ...]], int | None]:
                 assert nxt.score is not None
                 best_end = nxt.score if best_end is None else max(best_end, nxt.score)
             elif nxt.resolved_in_room == 0:
-                outcomes.add(tuple(state_row(nxt).tolist()))
+                outcomes[tuple(state_row(nxt).tolist())] = nxt
             else:
                 frontier.append(nxt)
     return outcomes, best_end
 
 
-@settings(max_examples=120, deadline=None)
-@given(st.integers(0, 2**32), st.sampled_from(VARIANTS), st.booleans())
-def test_room_children_are_the_undominated_room_outcomes(
-    seed: int, variant: tuple[str, str], partial: bool
-) -> None:
-    s = random_position(random.Random(seed), *variant, partial)
-    assume(not s.is_over)
+def kernel_room_children(
+    s: sc.State, alpha: int
+) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     row = state_row(s)
     n_max = k.MAX_CHILDREN
     kids = np.zeros((n_max, NP), np.int64)
@@ -166,18 +163,40 @@ def test_room_children_are_the_undominated_room_outcomes(
     stack = np.zeros((6, NP), np.int64)
     pick = np.zeros(6, np.int64)
     equal = int(s.variant.equal_wear)
-    n = k.room_children(row, kids, bound, move, terminal, flee_rule_code(s.variant), equal,
-                        stack, pick)
+    n, dropped = k.room_children(row, kids, bound, move, terminal, flee_rule_code(s.variant),
+                                 equal, stack, pick, alpha)
+    return n, kids, bound, move, terminal, dropped
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(VARIANTS), st.booleans())
+def test_room_children_are_the_undominated_room_outcomes(
+    seed: int, variant: tuple[str, str], partial: bool
+) -> None:
+    s = random_position(random.Random(seed), *variant, partial)
+    assume(not s.is_over)
+    equal = int(s.variant.equal_wear)
+    n, kids, bound, move, terminal, dropped = kernel_room_children(s, k.NEG_INF)
+    assert dropped == k.NEG_INF
     outcomes, best_end = core_room_outcomes(s)
     ends = [int(bound[i]) for i in range(n) if terminal[i]]
-    assert ends == ([] if best_end is None else [best_end])
     kept = [kids[i].copy() for i in range(n) if not terminal[i] and not move[i] & k.FLEE_MOVE_BIT]
+    # A potion put after a fight may turn a death into a refill: the walk keeps
+    # the best ending it met, and any better ending is matched by a kept child,
+    # whose value is at least its phi.
+    assert len(ends) <= 1
+    if best_end is None:
+        assert ends == []
+    else:
+        phis = [int(r[P_HP]) - int(k.monsters_left(r[P_REM])) for r in kept]
+        assert not ends or ends[0] <= best_end
+        assert max(ends + phis) >= best_end
     for r in kept:
         r[P_FLED] = 0
     kept_rows = {tuple(r.tolist()) for r in kept}
     assert len(kept_rows) == len(kept), "two children are the same position"
     # Every kept child is a real outcome; every outcome is dominated by a kept one.
-    assert kept_rows <= outcomes
+    assert kept_rows <= outcomes.keys()
     for o in outcomes:
         o_arr = np.array(o, np.int64)
         assert any(
@@ -187,6 +206,42 @@ def test_room_children_are_the_undominated_room_outcomes(
         if not terminal[i]:
             r = kids[i]
             assert bound[i] == k.upper_bound(r[P_REM], r[P_HP], r[P_W], r[P_CAP], equal)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(VARIANTS), st.integers(-25, 30))
+def test_room_children_drop_only_what_cannot_beat_alpha(
+    seed: int, variant: tuple[str, str], alpha: int
+) -> None:
+    # Small positions, so brute force gives every outcome's exact value.
+    rng = random.Random(seed)
+    cards = rng.sample(sc.FULL_DECK, rng.randint(2, 7 if variant[0] == "easy" else 9))
+    s = sc.State.from_parts(
+        room=cards[:4], dungeon=cards[4:], health=rng.randint(1, 20),
+        variant=variant[0], weapon_rule=variant[1],
+    )
+    assume(not s.is_over)
+    n, kids, bound, move, terminal, dropped = kernel_room_children(s, alpha)
+    assert dropped <= alpha
+    outcomes, best_end = core_room_outcomes(s)
+    kept = [kids[i].copy() for i in range(n) if not terminal[i] and not move[i] & k.FLEE_MOVE_BIT]
+    for i in range(n):
+        if not terminal[i] and not move[i] & k.FLEE_MOVE_BIT:
+            assert bound[i] > alpha, "a child that cannot beat alpha was kept"
+    for r in kept:
+        r[P_FLED] = 0
+    assert {tuple(r.tolist()) for r in kept} <= outcomes.keys()
+    # What was dropped could not beat the largest dropped bound.
+    for o, state in outcomes.items():
+        o_arr = np.array(o, np.int64)
+        if not any(r[P_R0] == o_arr[P_R0] and k._dominates(r, o_arr) for r in kept):
+            assert brute_force(state)[0] <= dropped, f"outcome {state} of {s} was lost"
+    # The best ending is met, or matched by a kept child (its value is at
+    # least its phi), or could not beat the largest dropped bound.
+    if best_end is not None:
+        ends = [int(bound[i]) for i in range(n) if terminal[i]]
+        phis = [int(r[P_HP]) - int(k.monsters_left(r[P_REM])) for r in kept]
+        assert max([*ends, *phis, dropped]) >= best_end
 
 
 def test_encoding_reads_back_every_card() -> None:

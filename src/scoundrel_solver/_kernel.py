@@ -13,7 +13,18 @@ reduction is sound:
 * A room at a time: a position's children are the ends of its room (refill or
   end of game), reached by every order of play (``room_children``); the
   positions inside a room are walked but not searched or stored. Two
-  barehanded fights in a row commute and are walked in one order.
+  barehanded fights in a row commute and are walked in one order. Some
+  orders are never better than another order of the same cards, which is
+  walked, so they are skipped: a weapon picked up or a fight fought just
+  after a potion (the potion after it: same cards, weapon and "potion
+  drunk", and health min(20, h - d + p) >= min(20, h + p) - d, when the fight
+  does not kill at h), and a fight with the weapon just after a barehanded
+  one (the weapon fight first: the same end, and a death in either order
+  happens in both and scores at least as much in the other). Each skip moves
+  potions later or weapon fights earlier, so every skipped order leads, in a
+  finite number of skips, to a walked order at least as good (a skipped death
+  may become a kept outcome: its value is at least its phi, at least the
+  death's score).
 * Dominance: room ends with the same card carried over share everything but
   health and weapon; one with at least the health, weapon value and weapon
   reach of another is at least as good (every line of the other stays legal
@@ -32,9 +43,15 @@ reduction is sound:
   strictly decreasing sequence). A win scores at most 20 plus the largest
   potion left, and only if phi can reach 20; a loss scores phi at death <= the
   same sum. See ``upper_bound``.
-* Children are searched best bound first; once a child reaches the node's
+* Children are searched best bound first (among equal bounds, the one whose
+  phi can reach highest, then more health: only the order changes); once a child reaches the node's
   bound nothing can beat it, and children whose bound cannot beat the best so
   far are cut (their bound is still a sound upper bound of their value).
+  Room outcomes whose bound is at most the node's alpha are dropped before
+  they become children, and so is everything below a partly played room
+  whose bound is at most alpha (what is reachable from a position cannot beat
+  its bound); the largest dropped bound starts the node's best so far, so a
+  fail-low result still bounds the value.
   ``G_BETA`` is a proven upper bound on the root's value: no position below
   the root can beat it, so it caps every node's bound.
 * ``easy`` allows fleeing any number of times in a row, which makes cycles.
@@ -167,8 +184,9 @@ def monsters_left(rem):  # type: ignore[no-untyped-def]
 
 
 @jit
-def upper_bound(rem, hp, w, cap, equal):  # type: ignore[no-untyped-def]
-    """A score the position cannot beat (see the module docstring)."""
+def phi_reach(rem, hp, w, cap, equal):  # type: ignore[no-untyped-def]
+    """The most phi can reach: phi now, plus what weapons can still absorb, plus
+    every potion left (see the module docstring). ``upper_bound`` caps it."""
     w1 = 0
     w2 = 0
     for v in range(10, 1, -1):
@@ -179,11 +197,9 @@ def upper_bound(rem, hp, w, cap, equal):  # type: ignore[no-untyped-def]
                 w2 = v
                 break
     potions = 0
-    top_potion = 0
     for v in range(2, 11):
         if (rem >> (REM_POTION0 + v - 2)) & 1:
             potions += v
-            top_potion = v
     phi = hp
     for v in range(2, 15):
         k = (rem >> (2 * (v - 2))) & 3
@@ -204,9 +220,23 @@ def upper_bound(rem, hp, w, cap, equal):  # type: ignore[no-untyped-def]
             phi += min(v, a)
             if k == 2:
                 phi += min(v, b)
-    h = phi + potions
+    return phi + potions
+
+
+@jit
+def top_potion(rem):  # type: ignore[no-untyped-def]
+    for v in range(10, 1, -1):
+        if (rem >> (REM_POTION0 + v - 2)) & 1:
+            return v
+    return 0
+
+
+@jit
+def upper_bound(rem, hp, w, cap, equal):  # type: ignore[no-untyped-def]
+    """A score the position cannot beat (see the module docstring)."""
+    h = phi_reach(rem, hp, w, cap, equal)
     if h >= MAX_HEALTH:
-        return MAX_HEALTH + top_potion
+        return MAX_HEALTH + top_potion(rem)
     return h
 
 
@@ -214,23 +244,47 @@ def upper_bound(rem, hp, w, cap, equal):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _canonical_weapon(c):  # type: ignore[no-untyped-def]
-    if c[P_W] == 0:
-        c[P_CAP] = 0
-        return
-    rem = c[P_REM]
-    strongest = 0
+def _monster_span(rem):  # type: ignore[no-untyped-def]
+    """(weakest, strongest) monster value left in ``rem`` (0, 0 if none)."""
     weakest = 0
+    strongest = 0
     for v in range(2, 15):
         if (rem >> (2 * (v - 2))) & 3:
             if weakest == 0:
                 weakest = v
             strongest = v
+    return weakest, strongest
+
+
+@jit
+def _canonical_weapon(c):  # type: ignore[no-untyped-def]
+    if c[P_W] == 0:
+        c[P_CAP] = 0
+        return
+    weakest, strongest = _monster_span(c[P_REM])
     if c[P_CAP] > strongest:
         c[P_CAP] = strongest
     if c[P_CAP] < weakest or strongest == 0:
         c[P_W] = 0
         c[P_CAP] = 0
+
+
+@jit
+def _play_card(kind, v, with_weapon, hp, w, cap, pu, equal):  # type: ignore[no-untyped-def]
+    """(health, weapon, reach, potion drunk) after resolving one card."""
+    if kind == KIND_POTION:
+        if pu == 0:
+            hp = min(MAX_HEALTH, hp + v)
+        pu = 1
+    elif kind == KIND_WEAPON:
+        w = v
+        cap = UNUSED_REACH
+    elif with_weapon:
+        hp -= max(0, v - w)
+        cap = v if equal else v - 1
+    else:
+        hp -= v
+    return hp, w, cap, pu
 
 
 @jit
@@ -252,19 +306,8 @@ def _resolve(row, c, slot, with_weapon, equal):  # type: ignore[no-untyped-def]
     c[P_REM] = row[P_REM] - REM_BIT[t]
     kind = KIND[t]
     v = VALUE[t]
-    hp = row[P_HP]
-    if kind == KIND_POTION:
-        if c[P_PU] == 0:
-            hp = min(MAX_HEALTH, hp + v)
-        c[P_PU] = 1
-    elif kind == KIND_WEAPON:
-        c[P_W] = v
-        c[P_CAP] = UNUSED_REACH
-    elif with_weapon:
-        hp -= max(0, v - row[P_W])
-        c[P_CAP] = v if equal else v - 1
-    else:
-        hp -= v
+    hp, c[P_W], c[P_CAP], c[P_PU] = _play_card(kind, v, with_weapon, row[P_HP], row[P_W],
+                                               row[P_CAP], row[P_PU], equal)
     c[P_HP] = hp
     c[P_FLED] = 0
     res = row[P_RES] + 1
@@ -400,8 +443,23 @@ def _dominates(a, b):  # type: ignore[no-untyped-def]
     return a[P_HP] >= b[P_HP] and a[P_W] >= b[P_W] and a[P_CAP] >= b[P_CAP]
 
 
+# The walk through one room keeps, per level, only what changes inside a room
+# (rows of ``stack`` used as these fields): health, weapon, reach, potion drunk,
+# the room slots already resolved (a bit mask), cards resolved in the room, the
+# monster values resolved and the room move so far.
+W_HP = 0
+W_W = 1
+W_CAP = 2
+W_PU = 3
+W_USED = 4
+W_RES = 5
+W_KILLED = 6
+W_CODE = 7
+W_REM = 8
+
+
 @jit
-def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pick):  # type: ignore[no-untyped-def]
+def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pick, alpha):  # type: ignore[no-untyped-def]
     """The room's outcomes: every way to play it to its end (refill or end of game).
 
     Cards are resolved until the room is refilled (three resolved) or the game
@@ -409,36 +467,74 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
     share the dungeon and differ only in the card carried over, health and
     weapon: among those with the same carried card only the undominated ones are
     kept (``_dominates``). Of the endings (death or the last card), only the best
-    is kept. Flee runs are added by ``_add_flee_runs``. Returns the count.
+    is kept. Flee runs are added by ``_add_flee_runs``.
+
+    An outcome, or a partly played room, whose bound is at most ``alpha``
+    cannot lift the search above ``alpha``: it is dropped (with all the walk
+    below it), and the largest such bound is returned so the
+    caller's fail-soft result still bounds its value. Returns (the count, that
+    largest dropped bound or NEG_INF).
+
+    The walk follows the rules of ``_resolve`` on the few fields a room changes
+    (``W_*``), not on whole positions: an outcome is first written as its
+    carried card, health and weapon, compared for dominance, and only the kept
+    ones are made whole positions at the end (they share the refilled dungeon,
+    computed once). The children, their order and their moves are those of
+    resolving card by card with ``_resolve`` (``step_children``); a test checks
+    them against ``scoundrel_core``.
     """
     n = 0
     best_end = -1
-    stack[0, :] = row
+    dropped = NEG_INF
+    nr0 = row[P_NR]
+    nd = row[P_ND]
+    rem0 = row[P_REM]
+    all_monsters = monsters_left(rem0)
+    # What every refilled outcome shares: the cards of the dungeon, without the
+    # room, and the next cards dealt.
+    rem_dungeon = rem0
+    for i in range(nr0):
+        rem_dungeon -= REM_BIT[row[P_R0 + i]]
+    d_weak, d_strong = _monster_span(rem_dungeon)
+    deal = min(RESOLVED_PER_ROOM, nd)
+    top = stack[ROOM_SIZE + 1]
+    w = stack[0]
+    w[W_HP] = row[P_HP]
+    w[W_W] = row[P_W]
+    w[W_CAP] = row[P_CAP]
+    w[W_PU] = row[P_PU]
+    w[W_USED] = 0
+    w[W_RES] = row[P_RES]
+    w[W_KILLED] = 0
+    w[W_CODE] = 0
+    w[W_REM] = rem0
     pick[0] = 0
     level = 0
-    code = 0
     while level >= 0:
         r = stack[level]
         c = pick[level]
-        nr = r[P_NR]
-        if c >= 2 * nr:
+        if c >= 2 * nr0:
             level -= 1
-            if level >= 0:
-                code &= (1 << (SUB_BITS * level)) - 1
             continue
         pick[level] = c + 1
         slot = c >> 1
         with_weapon = c & 1
-        t = r[P_R0 + slot]
-        if with_weapon and not (KIND[t] == KIND_MONSTER and r[P_W] > 0 and VALUE[t] <= r[P_CAP]):
+        used = r[W_USED]
+        if (used >> slot) & 1:
+            continue
+        t = row[P_R0 + slot]
+        kind = KIND[t]
+        v = VALUE[t]
+        if with_weapon and not (kind == KIND_MONSTER and r[W_W] > 0 and v <= r[W_CAP]):
             continue
         duplicate = False
         for i in range(slot):
-            if r[P_R0 + i] == t:
+            if not (used >> i) & 1 and row[P_R0 + i] == t:
                 duplicate = True  # the same type earlier in the room: same outcomes
         if duplicate:
             continue
-        if level > 0 and not with_weapon and KIND[t] == KIND_MONSTER:
+        code = r[W_CODE]
+        if level > 0 and not with_weapon and kind == KIND_MONSTER:
             # Two barehanded fights in a row commute (same health after both;
             # a death between them scores the same, since phi does not move):
             # walk only the order with the weaker monster first.
@@ -446,10 +542,39 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
             prev_type = prev >> 1
             if not prev & 1 and KIND[prev_type] == KIND_MONSTER and prev_type > t:
                 continue
+        if level > 0 and kind != KIND_POTION:
+            prev = ((code >> (SUB_BITS * (level - 1))) & ((1 << SUB_BITS) - 1)) - 1
+            if with_weapon and not prev & 1 and KIND[prev >> 1] == KIND_MONSTER:
+                # A barehanded fight, then a fight with the weapon: the other
+                # order is walked too and is never worse. A barehanded fight
+                # changes neither weapon nor reach, so both orders are legal
+                # and end alike; a death in either scores phi, which the
+                # weapon fight raises and the barehanded one leaves alone, and
+                # if the barehanded-first order dies anywhere, so does the other.
+                continue
+            if KIND[prev >> 1] == KIND_POTION:
+                # A potion just before a weapon or a fight: the other order
+                # (this card, then the potion) is walked too and is never
+                # worse when the fight does not kill there: same cards, pu
+                # and weapon, and health min(20, h - d + p) >= min(20, h + p) - d.
+                if kind == KIND_WEAPON:
+                    continue
+                before = stack[level - 1]
+                damage = max(0, v - before[W_W]) if with_weapon else v
+                if before[W_HP] - damage > 0:
+                    continue
         here = code | ((2 * t + with_weapon + 1) << (SUB_BITS * level))
-        out = stack[level + 1]
-        ended, value = _resolve(r, out, slot, with_weapon, equal)
-        if ended:
+        # Resolve the card (the rules of _resolve).
+        hp, wv, cap, pu = _play_card(kind, v, with_weapon, r[W_HP], r[W_W], r[W_CAP], r[W_PU],
+                                     equal)
+        killed = r[W_KILLED] + (v if kind == KIND_MONSTER else 0)
+        res = r[W_RES] + 1
+        left = nr0 - level - 1  # cards still in the room
+        if hp <= 0 or (left == 0 and nd == 0):
+            if hp <= 0:
+                value = hp - (all_monsters - killed)
+            else:
+                value = hp + (v if (kind == KIND_POTION and hp == MAX_HEALTH) else 0)
             if best_end < 0 or value > bound[best_end]:
                 if best_end < 0:
                     best_end = n
@@ -458,26 +583,74 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
                 bound[best_end] = value
                 move[best_end] = here
             continue
-        if out[P_RES] != 0:
-            # The room goes on: resolve another card of it.
+        if not (res == RESOLVED_PER_ROOM and nd > 0):
+            # The room goes on: resolve another card of it, unless nothing
+            # after this card can beat alpha.
+            rem = r[W_REM] - REM_BIT[t]
+            b = upper_bound(rem, hp, wv, cap, equal)
+            if b <= alpha:
+                if b > dropped:
+                    dropped = b
+                continue
+            out = stack[level + 1]
+            out[W_REM] = rem
+            out[W_HP] = hp
+            out[W_W] = wv
+            out[W_CAP] = cap
+            out[W_PU] = pu
+            out[W_USED] = used | (1 << slot)
+            out[W_RES] = res
+            out[W_KILLED] = killed
+            out[W_CODE] = here
             level += 1
             pick[level] = 0
-            code = here
             continue
-        # The room was refilled: an outcome. Keep it unless another dominates it.
-        _canonical_weapon(out)
+        # The room is refilled: an outcome. The carried card is the one left.
+        carried = 0
+        for i in range(nr0):
+            if i != slot and not (used >> i) & 1:
+                carried = row[P_R0 + i]
+                break
+        # The canonical weapon (as _canonical_weapon) over the cards left.
+        weak, strong = d_weak, d_strong
+        if KIND[carried] == KIND_MONSTER:
+            cv = VALUE[carried]
+            if weak == 0 or cv < weak:
+                weak = cv
+            if cv > strong:
+                strong = cv
+        if wv != 0:
+            if cap > strong:
+                cap = strong
+            if cap < weak or strong == 0:
+                wv = 0
+                cap = 0
+        else:
+            cap = 0
+        b = upper_bound(rem_dungeon + REM_BIT[carried], hp, wv, cap, equal)
+        if b <= alpha:
+            if b > dropped:
+                dropped = b
+            continue
+        top[P_R0] = carried
+        top[P_HP] = hp
+        top[P_W] = wv
+        top[P_CAP] = cap
         dominated = False
         j = 0
         while j < n:
-            if not terminal[j] and kids[j, P_R0] == out[P_R0]:
-                if _dominates(kids[j], out):
+            if not terminal[j] and kids[j, P_R0] == carried:
+                if _dominates(kids[j], top):
                     dominated = True
                     break
-                if _dominates(out, kids[j]):
+                if _dominates(top, kids[j]):
                     # Drop kids[j]: move the last child into its place.
                     n -= 1
                     if n != j:
-                        kids[j, :] = kids[n]
+                        kids[j, P_R0] = kids[n, P_R0]
+                        kids[j, P_HP] = kids[n, P_HP]
+                        kids[j, P_W] = kids[n, P_W]
+                        kids[j, P_CAP] = kids[n, P_CAP]
                         bound[j] = bound[n]
                         move[j] = move[n]
                         terminal[j] = terminal[n]
@@ -487,12 +660,43 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
             j += 1
         if dominated:
             continue
-        kids[n, :] = out
-        bound[n] = upper_bound(out[P_REM], out[P_HP], out[P_W], out[P_CAP], equal)
+        kids[n, P_R0] = carried
+        kids[n, P_HP] = hp
+        kids[n, P_W] = wv
+        kids[n, P_CAP] = cap
+        bound[n] = b
         move[n] = here
         terminal[n] = False
         n += 1
-    return _add_flee_runs(row, kids, bound, move, terminal, n, flee_rule, equal)
+    # Make the kept outcomes whole positions: the refilled room and dungeon.
+    if n > (1 if best_end >= 0 else 0):
+        for f in range(NP):
+            top[f] = row[f]
+        for j in range(deal):
+            top[P_R0 + 1 + j] = dungeon_type(row, j)
+        for j in range(1 + deal, ROOM_SIZE):
+            top[P_R0 + j] = 0
+        drop_top(top, deal)
+        for i in range(n):
+            if terminal[i]:
+                continue
+            kid = kids[i]
+            carried = kid[P_R0]
+            hp = kid[P_HP]
+            wv = kid[P_W]
+            cap = kid[P_CAP]
+            for f in range(NP):
+                kid[f] = top[f]
+            kid[P_R0] = carried
+            kid[P_NR] = 1 + deal
+            kid[P_REM] = rem_dungeon + REM_BIT[carried]
+            kid[P_HP] = hp
+            kid[P_W] = wv
+            kid[P_CAP] = cap
+            kid[P_PU] = 0
+            kid[P_RES] = 0
+            kid[P_FLED] = 0
+    return _add_flee_runs(row, kids, bound, move, terminal, n, flee_rule, equal), dropped
 
 
 # -- keys and the table -------------------------------------------------------------------
@@ -618,19 +822,31 @@ def _now():  # type: ignore[no-untyped-def]
 
 
 @jit
-def _sort_children(d, n, bound, terminal, kids, order):  # type: ignore[no-untyped-def]
-    """Best bound first; among equal bounds, more health first (insertion sort, n is small)."""
+def _sort_key(d, x, bound, terminal, kids, equal):  # type: ignore[no-untyped-def]
+    """Best bound first; among equal bounds the most room to spare (phi's reach
+    over the bound), then more health."""
+    if terminal[d, x]:
+        return bound[d, x] * 8192 + 8191
+    r = kids[d, x]
+    spare = phi_reach(r[P_REM], r[P_HP], r[P_W], r[P_CAP], equal)
+    spare = min(max(spare, 0), 127)
+    return bound[d, x] * 8192 + spare * 64 + r[P_HP]
+
+
+@jit
+def _sort_children(d, n, bound, terminal, kids, order, keyv, equal):  # type: ignore[no-untyped-def]
+    """Children in search order (``_sort_key``, insertion sort: n is small)."""
     ordr = order[d]
     for j in range(n):
         ordr[j] = j
+        keyv[j] = _sort_key(d, j, bound, terminal, kids, equal)
     for j in range(1, n):
         x = ordr[j]
-        kx = bound[d, x] * 64 + (63 if terminal[d, x] else kids[d, x, P_HP])
+        kx = keyv[x]
         i = j - 1
         while i >= 0:
             y = ordr[i]
-            ky = bound[d, y] * 64 + (63 if terminal[d, y] else kids[d, y, P_HP])
-            if ky >= kx:
+            if keyv[y] >= kx:
                 break
             ordr[i + 1] = y
             i -= 1
@@ -661,7 +877,7 @@ def make_workspace() -> tuple[np.ndarray, ...]:
         np.zeros((MAX_DEPTH, KEY_WORDS), np.int64),
         np.zeros((NFR, MAX_DEPTH), np.int64),
         np.zeros((6, NP), np.int64),
-        np.zeros(6, np.int64),
+        np.zeros(MAX_CHILDREN, np.int64),  # also the sort keys of one depth's children
     )
 
 
@@ -748,12 +964,12 @@ def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_low, t_high,
             f_hp[d] = row[P_HP]
             f_base[d] = base
             f_nodes[d] = g[G_NODES]
-            n = room_children(row, kids[d], bound[d], move[d], terminal[d], flee_rule, equal,
-                              stack, pick)
-            _sort_children(d, n, bound, terminal, kids, order)
+            n, dropped = room_children(row, kids[d], bound[d], move[d], terminal[d], flee_rule,
+                                       equal, stack, pick, a0)
+            _sort_children(d, n, bound, terminal, kids, order, pick, equal)
             f_n[d] = n
             f_next[d] = 0
-            f_best[d] = NEG_INF
+            f_best[d] = dropped  # <= a0: bounds the outcomes dropped for it
             step = _NEXT
         elif step == _NEXT:
             step = _FINISH
