@@ -58,6 +58,23 @@ def _sigint_ignored_by_children() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold SIGINT back for the duration (it is delivered right after), where the OS can.
+
+    Only the main thread may change the signal mask; elsewhere this does nothing.
+    """
+    main = threading.current_thread() is threading.main_thread()
+    if not main or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 @dataclass
 class CensusRun:
     """One ``run``: solve every seed of ``seeds`` the store does not settle yet.
@@ -157,8 +174,9 @@ class CensusRun:
         for future in running:
             rows = future.result()
             future.release()
-            with self.store.transaction():
-                added = self.store.add(rows)
-            self.saved += added  # counted once committed: a Ctrl-C may roll the chunk back
+            # Commit and count as one step: a Ctrl-C between the two would leave the
+            # "results saved" line short of what the store holds.
+            with _ctrl_c_held(), self.store.transaction():
+                self.saved += self.store.add(rows)
             bar.update(len(rows))
             top_up()
