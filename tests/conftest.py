@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 
 import scoundrel_core as sc
+
+# A test run started in the background by a shell without job control inherits Ctrl-C
+# ignored (SIG_IGN), and so would every command the tests start: the Ctrl-C tests would
+# then wait for an interrupt that never comes. Give this process Python's usual handler;
+# children started from it begin with Ctrl-C at its default again.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")

@@ -241,7 +241,8 @@ class Tmux:
     def start(self, name: str, command: str) -> None:
         # The shell prints the exit code and waits, so the pane stays readable at the end.
         shell = f"{command}; echo EXIT=$?; sleep 120"
-        self("new-session", "-d", "-s", name, "-x", "120", "-y", "40", shell)
+        # Wide enough that a long temporary path in a message never wraps.
+        self("new-session", "-d", "-s", name, "-x", "250", "-y", "40", shell)
 
     def screen(self, name: str, escapes: bool = False) -> str:
         return self("capture-pane", "-p", *(["-e"] if escapes else []), "-t", name)
