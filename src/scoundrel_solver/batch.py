@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,7 +38,7 @@ from .solve import solve
 from .summary import Outcome
 from .table import DEFAULT_TABLE_MIB
 
-__all__ = ["Batch", "Limits", "ResultsFileError", "read_results"]
+__all__ = ["Batch", "Limits", "ResultsFileError", "read_numbered_results", "read_results"]
 
 # An unproven row written without its limits: assume it ran under a limit no
 # finite limit beats, so only an unlimited run retries it.
@@ -93,6 +93,15 @@ def read_results(path: str | Path) -> Iterator[dict[str, Any]]:
     written, or cut short: it is skipped. Anything else unreadable is a
     :class:`ResultsFileError` naming the file and line.
     """
+    for _, row in read_numbered_results(path):
+        yield row
+
+
+def read_numbered_results(
+    path: str | Path, cut_short: Callable[[], None] | None = None
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``read_results`` with each row's line number; ``cut_short()`` is called when a
+    cut-short last line is skipped (for callers that report it)."""
     path = Path(path)
     try:
         f = path.open(encoding="utf-8")
@@ -109,11 +118,13 @@ def read_results(path: str | Path) -> Iterator[dict[str, Any]]:
                     row = json.loads(line)
                 except (json.JSONDecodeError, RecursionError):
                     if _cut_short(line):
+                        if cut_short is not None:
+                            cut_short()
                         return
                     raise ResultsFileError(
                         f"{path}:{n}: not a JSON line; is this a results file?"
                     ) from None
-                yield _checked(row, path, n)
+                yield n, _checked(row, path, n)
         except UnicodeDecodeError:
             raise ResultsFileError(f"{path}: not UTF-8 text; is this a results file?") from None
 

@@ -8,7 +8,6 @@ still being written may end in half a line: that last line is left out.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import islice
@@ -17,6 +16,7 @@ from typing import Any
 
 import scoundrel_core as sc
 
+from ..batch import ResultsFileError, read_numbered_results
 from .errors import CensusError
 from .store import CensusRow, Store, solver_version
 
@@ -63,27 +63,21 @@ def _row(obj: Any, where: str, version: str) -> CensusRow:
 
 def _rows(path: Path, report: ImportReport) -> Iterator[CensusRow]:
     version = solver_version()
+    if not path.exists():  # read_results takes a missing file as empty; an import wants it
+        raise CensusError(f"cannot read {str(path)!r}: no such file")
+
+    def cut_short() -> None:  # the writer is still on the last line
+        report.partial += 1
+
     try:
-        f = path.open()
-    except OSError as err:
-        raise CensusError(f"cannot read {str(path)!r}: {err.strerror or err}") from None
-    with f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError:
-                if not line.endswith("\n"):  # the writer is still on this line
-                    report.partial += 1
-                    continue
-                raise CensusError(f"{path}:{n}: not a JSON line; is this a results "
-                                  "file of scoundrel-solve --out?") from None
+        for n, obj in read_numbered_results(path, cut_short):
             report.read += 1
-            if isinstance(obj, dict) and obj.get("seed", 0) is None:
+            if obj["seed"] is None:
                 report.no_seed += 1
                 continue
             yield _row(obj, f"{path}:{n}", version)
+    except ResultsFileError as err:
+        raise CensusError(str(err)) from None
 
 
 def import_file(store: Store, path: str | Path) -> ImportReport:
