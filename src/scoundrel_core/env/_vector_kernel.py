@@ -59,6 +59,13 @@ TYPE = np.array(CARD_TYPE, np.int64)
 TYPE_VALUE = np.array([(t % 13) + 2 if t < 13 else 0 for t in range(NUM_TYPES)], np.int64)
 """Monster value of each type (0 for weapons and potions): what a type counts when left."""
 TYPE_COUNT0 = np.bincount(TYPE, minlength=NUM_TYPES).astype(np.int64)
+FIGHT_VALUE = np.array([99] + [c.value if c.kind is Kind.MONSTER else 99 for c in FULL_DECK])
+"""By card id + 1 (0: an empty room slot): the value a weapon must reach to fight
+the card, 99 (beyond any reach) for cards that are not monsters."""
+
+
+REM = np.array([0, 0] + [2**64 % n for n in range(2, DECK + 1)], np.uint64)
+"""``2**64 mod n`` for each shuffle bound ``n``: the rejection limits, worked out once."""
 
 
 @nb.njit(cache=True)
@@ -73,7 +80,7 @@ def deal_into(seed: np.uint64, out: np.ndarray) -> None:
     zero = np.uint64(0)
     for i in range(DECK - 1, 0, -1):
         n = np.uint64(i + 1)
-        rem = (zero - n) % n  # 2**64 mod n: words at or above 2**64 - rem are redrawn
+        rem = REM[i + 1]  # words at or above 2**64 - rem are redrawn
         while True:
             state = state + golden
             z = state
@@ -110,59 +117,65 @@ def _draw(i: int, obs: np.ndarray, ring: np.ndarray, head: np.ndarray) -> int:
 
 
 @nb.njit(cache=True)
-def _clear_mask(i: int, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray) -> None:
-    """Unset every action of game ``i`` (only room cards and flee are ever set)."""
-    legal[i, :] = -1
-    for k in range(4):
-        c = int(obs[i, k]) - 1
-        if c >= 0:
-            mask[i, 2 * c] = False
-            mask[i, 2 * c + 1] = False
-    mask[i, FLEE] = False
+def _clear_mask(i: int, mask: np.ndarray, legal: np.ndarray) -> None:
+    """Unset every action of game ``i``: the set ones are exactly those listed in
+    ``legal[i]``. No branches (random play would mispredict them): a -1 entry
+    clears flee, which is cleared anyway."""
+    for k in range(MAX_LEGAL):
+        a = legal[i, k]
+        mask[i, a if a >= 0 else FLEE] = False
+        legal[i, k] = -1
+
+
+@nb.njit(cache=True)
+def _list_card(i: int, r: int, reach: int, legal: np.ndarray, n: int) -> int:
+    """List the actions of room card ``r`` (id + 1, 0 for an empty slot) at ``legal[i, n]``;
+    the new length. Branch-free: a missing action writes -1 where the next one goes."""
+    present = r > 0
+    legal[i, n] = 2 * r - 2 if present else -1
+    n += present
+    fight = FIGHT_VALUE[r] <= reach
+    legal[i, n] = 2 * r - 1 if fight else -1
+    return n + fight
 
 
 @nb.njit(cache=True)
 def _set_mask(i: int, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray) -> None:
-    """Set the legal actions of game ``i`` from its information state, in the mask
-    and as an ascending list in ``legal[i]`` (-1 after the last)."""
+    """Set the legal actions of game ``i`` (cleared before) from its information state,
+    as an ascending list in ``legal[i]`` (-1 after the last) and in the mask."""
     if obs[i, OVER]:
         return
-    n = 0
     weapon = int(obs[i, WEAPON])
     last = int(obs[i, LAST_KILL])
     reach = 0
     if weapon:
         reach = 14 if last == 0 else (last if obs[i, WEAPON_RULE] else last - 1)
-    for k in range(4):
-        c = int(obs[i, k]) - 1
-        if c >= 0:
-            mask[i, 2 * c] = True
-            n = _insert(legal, i, n, 2 * c)
-            if KIND[c] == MONSTER and VALUE[c] <= reach:
-                mask[i, 2 * c + 1] = True
-                n = _insert(legal, i, n, 2 * c + 1)
+    # The room sorted by card id (empty slots first) lists the actions in order:
+    # a card's two actions 2 * id and 2 * id + 1 are neighbours.
+    r0, r1, r2, r3 = int(obs[i, 0]), int(obs[i, 1]), int(obs[i, 2]), int(obs[i, 3])
+    r0, r1 = min(r0, r1), max(r0, r1)
+    r2, r3 = min(r2, r3), max(r2, r3)
+    r0, r2 = min(r0, r2), max(r0, r2)
+    r1, r3 = min(r1, r3), max(r1, r3)
+    r1, r2 = min(r1, r2), max(r1, r2)
+    n = _list_card(i, r0, reach, legal, 0)
+    n = _list_card(i, r1, reach, legal, n)
+    n = _list_card(i, r2, reach, legal, n)
+    n = _list_card(i, r3, reach, legal, n)
     rule = obs[i, FLEE_RULE]
     dungeon = int(obs[i, UNSEEN]) + int(obs[i, BOTTOM_SIZE])
-    if (
-        rule != HARD
-        and obs[i, 3] != 0
-        and obs[i, RESOLVED] == 0
-        and dungeon > 0
-        and (rule == EASY or obs[i, FLED] == 0)
-    ):
-        mask[i, FLEE] = True
-        legal[i, n] = FLEE  # the largest action: already in place
-
-
-@nb.njit(cache=True)
-def _insert(legal: np.ndarray, i: int, n: int, a: int) -> int:
-    """Insert ``a`` into the ascending first ``n`` entries of ``legal[i]``; the new length."""
-    k = n
-    while k > 0 and legal[i, k - 1] > a:
-        legal[i, k] = legal[i, k - 1]
-        k -= 1
-    legal[i, k] = a
-    return n + 1
+    flee = (
+        (rule != HARD)
+        & (obs[i, 3] != 0)
+        & (obs[i, RESOLVED] == 0)
+        & (dungeon > 0)
+        & ((rule == EASY) | (obs[i, FLED] == 0))
+    )
+    legal[i, n] = FLEE if flee else -1  # the largest action: last in the list
+    for k in range(MAX_LEGAL):
+        a = legal[i, k]
+        listed = a >= 0
+        mask[i, a if listed else FLEE] |= listed
 
 
 @nb.njit(cache=True)
@@ -171,8 +184,9 @@ def _reset_one(
     ring: np.ndarray, head: np.ndarray, flee_rule: int, equal: int, deck: np.ndarray,
 ) -> None:
     deal_into(seed, deck)
-    _clear_mask(i, obs, mask, legal)
-    obs[i, :] = 0
+    _clear_mask(i, mask, legal)
+    for k in range(obs.shape[1]):
+        obs[i, k] = 0
     for k in range(DECK - 4):
         ring[i, k] = deck[4 + k]
     head[i] = 0
@@ -305,7 +319,7 @@ def _step_one(
     """Play action ``a`` in game ``i`` (which is not waiting for a reset)."""
     steps[i] += 1
     allowed = a >= 0 and a < NUM_ACTIONS and mask[i, a]
-    _clear_mask(i, obs, mask, legal)
+    _clear_mask(i, mask, legal)
     if not allowed:
         illegal[i] = True
         terminated[i] = True
