@@ -113,6 +113,7 @@ class ScoundrelVectorEnv(VectorEnv[npt.NDArray[np.int8], npt.NDArray[np.int64], 
         self._terminated = np.zeros(n, np.bool_)
         self._truncated = np.zeros(n, np.bool_)
         self._illegal = np.zeros(n, np.bool_)
+        self._deck = np.zeros(K.DECK, np.int64)  # the kernel's room to deal in
         self._started = False
 
     def _draw_seeds(self, k: int) -> npt.NDArray[np.uint64]:
@@ -151,7 +152,7 @@ class ScoundrelVectorEnv(VectorEnv[npt.NDArray[np.int8], npt.NDArray[np.int64], 
         self._seeds[:] = seeds
         K.reset_all(
             self._seeds, self._obs, self._mask, self._legal, self._ring, self._head, self._steps,
-            self._pending, self._flee_rule, self._equal,
+            self._pending, self._flee_rule, self._equal, self._deck,
         )
         self._illegal[:] = False
         self._started = True
@@ -181,7 +182,7 @@ class ScoundrelVectorEnv(VectorEnv[npt.NDArray[np.int8], npt.NDArray[np.int64], 
             a, self._obs, self._mask, self._legal, self._ring, self._head, self._steps,
             self._pending, self._reset_seeds, self._seeds, self._reward, self._terminated,
             self._truncated, self._illegal, self._flee_rule, self._equal,
-            self.max_episode_steps or 0, float(WORST_SCORE),
+            self.max_episode_steps or 0, float(WORST_SCORE), self._deck,
         )
         return (
             self._out(self._obs),
