@@ -220,21 +220,28 @@ def random_legal_actions(
     """A uniformly random legal action per row of an ``(N, NUM_ACTIONS)`` mask, in numpy.
 
     A row without legal actions (a game that just ended) gets action 0, which
-    the next-step autoreset ignores.
+    the next-step autoreset ignores. :func:`random_listed_actions` makes the
+    same choice from ``info["legal_actions"]``, several times faster.
 
     >>> mask = np.zeros((2, 89), np.bool_)
     >>> mask[0, [4, 9]] = True
     >>> [int(a) for a in random_legal_actions(mask, np.random.default_rng(0))]
     [9, 0]
     """
-    legal = np.flatnonzero(mask)  # row * NUM_ACTIONS + action, row by row
+    n, width = mask.shape
+    legal = np.flatnonzero(mask)  # row * width + action, row by row
+    u = rng.random(n)
     if not len(legal):
-        return np.zeros(mask.shape[0], np.int64)
-    counts = np.count_nonzero(mask, axis=1)
-    starts = np.cumsum(counts) - counts
-    pick = starts + (rng.random(mask.shape[0]) * counts).astype(np.int64)
-    pick = np.minimum(pick, len(legal) - 1)
-    return np.where(counts > 0, legal[pick] % mask.shape[1], 0).astype(np.int64)
+        return np.zeros(n, np.int64)
+    rows = legal // width
+    counts = np.bincount(rows, minlength=n)  # far faster than counting along rows
+    pick = np.cumsum(counts) - counts
+    pick += (u * counts).astype(np.int64)
+    chosen = legal.take(np.minimum(pick, len(legal) - 1)) % width
+    return np.where(counts > 0, chosen, 0)
+
+
+_ONES = np.ones(MAX_LEGAL, np.float32)
 
 
 def random_listed_actions(
@@ -244,13 +251,19 @@ def random_listed_actions(
 
     The same choice as :func:`random_legal_actions` from the lists of legal
     actions (``(N, MAX_LEGAL)``, ascending, -1 after the last) instead of the
-    mask: about ten times less to read. A game without legal actions gets 0.
+    mask: one uniform draw per game picks an entry among its listed ones. A
+    game without legal actions gets 0.
 
     >>> legal = np.array([[4, 9, -1], [-1, -1, -1]], np.int8)
     >>> [int(a) for a in random_listed_actions(legal, np.random.default_rng(0))]
     [9, 0]
     """
-    counts = np.count_nonzero(legal_actions >= 0, axis=1)
-    pick = (rng.random(len(legal_actions)) * counts).astype(np.int64)
-    chosen = np.take_along_axis(legal_actions, pick[:, None], axis=1)[:, 0].astype(np.int64)
-    return np.where(counts > 0, chosen, 0)
+    n, width = legal_actions.shape
+    listed = legal_actions >= 0
+    # A float matrix-vector product counts a row's entries several times faster than
+    # count_nonzero along the rows (exact: at most MAX_LEGAL ones per row).
+    counts = listed @ _ONES if width == MAX_LEGAL else listed.sum(axis=1)
+    pick = (rng.random(n) * counts).astype(np.intp)
+    pick += np.arange(0, n * width, width)
+    chosen = legal_actions.reshape(-1).take(pick).astype(np.int64)
+    return np.maximum(chosen, 0, out=chosen)  # -1: a game without legal actions
