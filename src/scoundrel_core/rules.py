@@ -90,9 +90,14 @@ def new_game(
 
 
 def _can_flee(s: State) -> bool:
-    return not s.is_over and s.variant.allows_flee(
-        room_size=len(s.room), resolved=s.resolved_in_room, dungeon_size=s.dungeon_size,
-        fled_last=s.fled_last,
+    info = s._info  # read off the packed word: this runs on every step of the env
+    return not (info >> SHIFT_OVER) & 1 and Variant.from_code(
+        (info >> SHIFT_VARIANT) & MASK_3
+    ).allows_flee(
+        room_size=(info >> SHIFT_ROOM_SIZE) & MASK_3,
+        resolved=(info >> SHIFT_RESOLVED) & MASK_3,
+        dungeon_size=info & MASK_6,
+        fled_last=bool((info >> SHIFT_FLED) & 1),
     )
 
 

@@ -44,12 +44,11 @@ from .observation import (
     WEAPON_RULE,
 )
 
-# The helpers are inlined into the kernels (numba IR inlining) and the kernels run
-# without numba's reference counting (``_nrt=False``; they allocate nothing): every
-# call of a helper taking arrays otherwise pays an atomic increment and decrement
-# per array, which was 40% of a step.
-_helper = nb.njit(cache=True, inline="always")
-_kernel = nb.njit(cache=True, _nrt=False)
+# The helpers are inlined into the kernels (numba IR inlining: inline="always") and
+# the kernels run without numba's reference counting (_nrt=False; they allocate
+# nothing): every call of a helper taking arrays otherwise pays an atomic increment
+# and decrement per array, which was 40% of a step. ``_nrt`` is a numba option
+# its type stubs leave out.
 
 RING_MASK = 63
 FLEE = 88
@@ -76,7 +75,7 @@ REM = np.array([0, 0] + [2**64 % n for n in range(2, DECK + 1)], np.uint64)
 """``2**64 mod n`` for each shuffle bound ``n``: the rejection limits, worked out once."""
 
 
-@_helper
+@nb.njit(cache=True, inline="always")
 def deal_into(seed: np.uint64, out: np.ndarray) -> None:
     """The 44 card ids of seed ``seed``, top first (twin of ``scoundrel_core.deal``)."""
     for k in range(DECK):
@@ -103,7 +102,7 @@ def deal_into(seed: np.uint64, out: np.ndarray) -> None:
         out[j] = t
 
 
-@_helper
+@nb.njit(cache=True, inline="always")
 def _draw(i: int, obs: np.ndarray, ring: np.ndarray, head: np.ndarray) -> int:
     """Turn the top card of game ``i``'s dungeon face up; return its id.
 
@@ -124,7 +123,7 @@ def _draw(i: int, obs: np.ndarray, ring: np.ndarray, head: np.ndarray) -> int:
     return c
 
 
-@_helper
+@nb.njit(cache=True, inline="always")
 def _clear_mask(i: int, mask: np.ndarray, legal: np.ndarray) -> None:
     """Unset every action of game ``i``: the set ones are exactly those listed in
     ``legal[i]``. No branches (random play would mispredict them): a -1 entry
@@ -135,19 +134,19 @@ def _clear_mask(i: int, mask: np.ndarray, legal: np.ndarray) -> None:
         legal[i, k] = -1
 
 
-@_helper
+@nb.njit(cache=True, inline="always")
 def _list_card(i: int, r: int, reach: int, legal: np.ndarray, n: int) -> int:
     """List the actions of room card ``r`` (id + 1, 0 for an empty slot) at ``legal[i, n]``;
     the new length. Branch-free: a missing action writes -1 where the next one goes."""
     present = r > 0
     legal[i, n] = 2 * r - 2 if present else -1
-    n += present
+    n += int(present)
     fight = FIGHT_VALUE[r] <= reach
     legal[i, n] = 2 * r - 1 if fight else -1
-    return n + fight
+    return n + int(fight)
 
 
-@_helper
+@nb.njit(cache=True, inline="always")
 def _set_mask(i: int, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray) -> None:
     """Set the legal actions of game ``i`` (cleared before) from its information state,
     as an ascending list in ``legal[i]`` (-1 after the last) and in the mask."""
@@ -186,7 +185,7 @@ def _set_mask(i: int, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray) -> N
         mask[i, a if listed else FLEE] |= listed
 
 
-@_helper
+@nb.njit(cache=True, inline="always")
 def _reset_one(
     i: int, seed: np.uint64, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray,
     ring: np.ndarray, head: np.ndarray, flee_rule: int, equal: int, deck: np.ndarray,
@@ -210,7 +209,7 @@ def _reset_one(
     _set_mask(i, obs, mask, legal)
 
 
-@_helper
+@nb.njit(cache=True, inline="always")
 def _monsters_left(i: int, obs: np.ndarray) -> int:
     """Monster values in the room and the dungeon, from the information state."""
     left = 0
@@ -227,7 +226,7 @@ def _monsters_left(i: int, obs: np.ndarray) -> int:
     return left
 
 
-@_helper
+@nb.njit(cache=True, inline="always")
 def _apply(i: int, a: int, obs: np.ndarray, ring: np.ndarray, head: np.ndarray) -> int:
     """Play legal action ``a`` in game ``i``; return the final score if it ends it, else 0."""
     dungeon = int(obs[i, UNSEEN]) + int(obs[i, BOTTOM_SIZE])
@@ -294,7 +293,7 @@ def _apply(i: int, a: int, obs: np.ndarray, ring: np.ndarray, head: np.ndarray) 
     return score
 
 
-@_kernel
+@nb.njit(cache=True, _nrt=False)  # type: ignore[call-overload,untyped-decorator]
 def reset_all(
     seeds: np.ndarray, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray, ring: np.ndarray,
     head: np.ndarray, steps: np.ndarray, pending: np.ndarray, flee_rule: int, equal: int,
@@ -307,7 +306,7 @@ def reset_all(
         pending[i] = False
 
 
-@_kernel
+@nb.njit(cache=True, _nrt=False)  # type: ignore[call-overload,untyped-decorator]
 def first_illegal(actions: np.ndarray, mask: np.ndarray, pending: np.ndarray) -> int:
     """The first game whose action is illegal (games about to reset ignore theirs), or -1."""
     for i in range(actions.shape[0]):
@@ -317,7 +316,7 @@ def first_illegal(actions: np.ndarray, mask: np.ndarray, pending: np.ndarray) ->
     return -1
 
 
-@_helper
+@nb.njit(cache=True, inline="always")
 def _step_one(
     i: int, a: int, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray, ring: np.ndarray,
     head: np.ndarray, steps: np.ndarray, pending: np.ndarray, reward: np.ndarray,
@@ -345,7 +344,7 @@ def _step_one(
     pending[i] = terminated[i] or truncated[i]
 
 
-@_kernel
+@nb.njit(cache=True, _nrt=False)  # type: ignore[call-overload,untyped-decorator]
 def step_all(
     actions: np.ndarray, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray, ring: np.ndarray,
     head: np.ndarray, steps: np.ndarray, pending: np.ndarray, reset_seeds: np.ndarray,

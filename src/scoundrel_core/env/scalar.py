@@ -1,9 +1,12 @@
 """One game of Scoundrel as a gymnasium environment, over the library's rules.
 
 The environment keeps the true :class:`~scoundrel_core.State` (to play the
-rules) and the player's :class:`~scoundrel_core.InfoState` (updated with
-:func:`~scoundrel_core.observe`); observations and masks are built from the
-information state only, so no policy can learn the dungeon order.
+rules) and the player's view of it (:class:`.view.PlayerView`: the
+observation of the player's :class:`~scoundrel_core.InfoState`, kept up to
+date step by step and tested equal to encoding what
+:func:`~scoundrel_core.observe` gives). Observations come from what the player
+sees only, so no policy can learn the dungeon order; the legal actions are
+the rules' own, which are the same in the true and the information state.
 
 >>> import gymnasium
 >>> import scoundrel_core.env
@@ -22,18 +25,19 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from ..actions import ACTIONS, FLEE_ID, NUM_ACTIONS
-from ..cards import DECK_SIZE, FULL_DECK, Kind, parse_deck
+from ..actions import ACTIONS, NUM_ACTIONS
+from ..cards import DECK_SIZE, parse_deck
 from ..deal import check_seed
 from ..errors import IllegalActionError, ScoundrelError
-from ..info import InfoState, observe
-from ..rules import ROOM_SIZE, _apply_legal
-from ..state import MAX_HEALTH, State
+from ..info import InfoState
+from ..rules import ROOM_SIZE, _apply_legal, _legal_ids
+from ..state import State, dealt_state
 from ..variants import Variant, get_variant
 from ._vector_kernel import MAX_LEGAL, deal_into
-from .observation import OBS_HIGH, OBS_LOW, WORST_SCORE, Encoder
+from .observation import OBS_HIGH, OBS_LOW, WORST_SCORE
+from .view import PlayerView
 
-__all__ = ["ILLEGAL_ACTION_MODES", "ScoundrelEnv", "check_options", "legal_ids", "room_text"]
+__all__ = ["ILLEGAL_ACTION_MODES", "ScoundrelEnv", "check_options", "room_text"]
 
 ILLEGAL_ACTION_MODES: Final = ("loss", "raise")
 
@@ -50,30 +54,11 @@ def check_options(render_mode: str | None, illegal_action: str, modes: list[str]
         )
 
 
-_NO_ACTIONS: Final = np.zeros(NUM_ACTIONS, np.bool_)
-_NO_LIST: Final = np.full(MAX_LEGAL, -1, np.int8)
-
-
-def legal_ids(info: InfoState) -> list[int]:
-    """The legal actions of an information state as ints (none once over).
-
-    The same actions as :func:`scoundrel_core.legal_action_mask`, without
-    building Action objects.
-    """
-    if info.is_over:
-        return []
-    reach = info.weapon_reach
-    ids = []
-    for c in info.room:
-        ids.append(2 * c.id)
-        if c.kind is Kind.MONSTER and c.value <= reach:
-            ids.append(2 * c.id + 1)
-    if info.can_flee():
-        ids.append(FLEE_ID)
-    return ids
+_NO_LIST: Final = bytes([0xFF] * MAX_LEGAL)  # -1 as int8
 
 
 def mask_of(ids: list[int]) -> npt.NDArray[np.bool_]:
+    """A fresh mask of length ``NUM_ACTIONS``, true at the ids."""
     mask = bytearray(NUM_ACTIONS)
     for a in ids:
         mask[a] = 1
@@ -82,9 +67,7 @@ def mask_of(ids: list[int]) -> npt.NDArray[np.bool_]:
 
 def listed(ids: list[int]) -> npt.NDArray[np.int8]:
     """The ids ascending, padded with -1 to ``MAX_LEGAL`` entries."""
-    out = _NO_LIST.copy()
-    out[: len(ids)] = sorted(ids)
-    return out
+    return np.frombuffer(bytearray(bytes(sorted(ids)) + _NO_LIST[len(ids) :]), np.int8)
 
 
 def room_text(info: InfoState) -> str:
@@ -126,12 +109,9 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = spaces.Box(OBS_LOW, OBS_HIGH, dtype=np.int8)
         self._state: State | None = None
-        self._info: InfoState | None = None
-        self._mask = _NO_ACTIONS.copy()  # handed out: never read back
-        self._legal: frozenset[int] = frozenset()
-        self._listed = _NO_LIST.copy()
+        self._view = PlayerView()
+        self._legal: list[int] = []  # the legal actions now, ascending
         self._ended = True
-        self._encode = Encoder()
         self._deck = np.zeros(DECK_SIZE, np.int64)
 
     # -- the gymnasium API ----------------------------------------------------------
@@ -148,6 +128,9 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
         if deck is not None:
             cards = parse_deck(deck)
             deal_seed: int | None = None
+            state = State.from_parts(
+                dungeon=cards[ROOM_SIZE:], room=cards[:ROOM_SIZE], variant=self.variant
+            )
         else:
             # Without a seed, np_random (seeded by the last reset(seed=...)) draws one,
             # so the deals that follow a seeded reset are reproducible too.
@@ -158,21 +141,15 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
             check_seed(deal_seed)
             # The kernel's deal (tested equal to scoundrel_core.deal) is 10x faster.
             deal_into(np.uint64(deal_seed), self._deck)
-            cards = tuple(FULL_DECK[i] for i in self._deck.tolist())
+            state = dealt_state(self._deck.tolist(), self.variant)
         super().reset(seed=seed)
-        room, dungeon = cards[:ROOM_SIZE], cards[ROOM_SIZE:]
-        self._state = State.from_parts(dungeon=dungeon, room=room, variant=self.variant)
-        # What the player knows of a new deal: the room, and that the rest is unseen.
-        self._info = InfoState(
-            variant=self.variant, room=room, health=MAX_HEALTH, weapon_value=0, last_kill=None,
-            potion_used=False, resolved_in_room=0, fled_last=False,
-            unseen=frozenset(dungeon), bottom=(),
-        )
-        self._set_legal(legal_ids(self._info))
+        self._state = state
+        self._view.start(state)  # what the player knows: the room, the rest unseen
+        self._legal = _legal_ids(state)
         self._ended = False
-        return self._encode(self._info, new_game=True), {
-            "action_mask": self._mask,
-            "legal_actions": self._listed,
+        return self._obs(), {
+            "action_mask": mask_of(self._legal),
+            "legal_actions": listed(self._legal),
             "deal_seed": deal_seed,
             "illegal_action": False,
         }
@@ -180,63 +157,58 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
     def step(self, action: int | np.integer[Any]) -> tuple[
         ObsArray, float, bool, bool, dict[str, Any]
     ]:
-        if self._state is None or self._info is None:
+        if self._state is None:
             raise ScoundrelError("step() before reset(): call reset() first")
         if self._ended:
             raise ScoundrelError("step() after the episode ended: call reset() first")
         a = int(action)
         if a not in self._legal:
             return self._illegal(a)
-        # The mask is the legal actions, so the rules' own check is skipped.
-        self._state = _apply_legal(self._state, a)
-        self._info = observe(self._info, ACTIONS[a], self._state)
-        over = self._info.is_over
-        reward = float(self._info.score) if over and self._info.score is not None else 0.0
-        self._set_legal(legal_ids(self._info))
-        self._ended = over
-        return self._encode(self._info), reward, over, False, {
-            "action_mask": self._mask,
-            "legal_actions": self._listed,
+        # The legal actions are the rules' own, so the rules' check is skipped.
+        before = self._state
+        self._state = after = _apply_legal(before, a)
+        self._view.follow(before, a, after)
+        score = after.score
+        self._legal = _legal_ids(after)
+        self._ended = over = score is not None
+        return self._obs(), 0.0 if score is None else float(score), over, False, {
+            "action_mask": mask_of(self._legal),
+            "legal_actions": listed(self._legal),
             "illegal_action": False,
         }
 
     def _illegal(self, a: int) -> tuple[ObsArray, float, bool, bool, dict[str, Any]]:
-        assert self._info is not None
         if self.illegal_action == "raise":
             name = str(ACTIONS[a]) if 0 <= a < NUM_ACTIONS else "not an action"
             raise IllegalActionError(
-                f"illegal action {a} ({name}) in {self._info.to_text()}"
+                f"illegal action {a} ({name}) in {self.info_state.to_text()}"
             )
         # Rewards before the last step are 0, so this reward is the whole return.
         self._ended = True
-        self._set_legal([])
-        return self._encode(self._info), float(WORST_SCORE), True, False, {
-            "action_mask": self._mask,
-            "legal_actions": self._listed,
+        self._legal = []
+        return self._obs(), float(WORST_SCORE), True, False, {
+            "action_mask": mask_of([]),
+            "legal_actions": listed([]),
             "illegal_action": True,
         }
 
-    def _set_legal(self, ids: list[int]) -> None:
-        # Legality is checked against the ids; the mask array is only handed out
-        # (a fresh one each step), so a caller writing into it changes nothing here.
-        self._legal = frozenset(ids)
-        self._mask = mask_of(ids)
-        self._listed = listed(ids)
+    def _obs(self) -> ObsArray:
+        return np.frombuffer(bytearray(self._view.slots), np.int8)  # a fresh copy
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions now (all false once the episode has ended)."""
-        return self._mask.copy()
+        return mask_of(self._legal)
 
     def render(self) -> str | None:
-        if self.render_mode != "ansi" or self._info is None:
+        if self.render_mode != "ansi" or self._state is None:
             return None
-        return room_text(self._info)
+        return room_text(self.info_state)
 
     # -- for agents and tests -----------------------------------------------------------
 
     @property
     def info_state(self) -> InfoState:
         """The player's information state (what the observation encodes)."""
-        if self._info is None:
+        if self._state is None:
             raise ScoundrelError("no game yet: call reset() first")
-        return self._info
+        return self._view.info_state(self._state)
