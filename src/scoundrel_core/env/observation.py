@@ -76,7 +76,6 @@ __all__ = [
     "WEAPON",
     "WEAPON_RULE",
     "WORST_SCORE",
-    "Encoder",
     "decode",
     "encode",
 ]
@@ -126,7 +125,6 @@ every variant and weapon rule, reached by fighting barehanded from the first
 room without drinking.
 """
 
-# Plain tuples and dicts for the hot path of the scalar env.
 _TYPE_SLOT: Final = tuple(TYPES0 + t for t in CARD_TYPE)
 _FLEE_CODE: Final = {name: i for i, name in enumerate(FLEE_RULES)}
 _TYPE_COUNT0: Final = np.bincount(np.array(CARD_TYPE), minlength=NUM_TYPES).astype(OBS_DTYPE)
@@ -160,55 +158,28 @@ def variant_slots(v: Variant) -> tuple[int, int]:
 
 def encode(info: InfoState) -> npt.NDArray[np.int8]:
     """The observation of an information state."""
-    return Encoder()(info, new_game=True)
-
-
-class Encoder:
-    """:func:`encode` for the information states of a game in order, faster.
-
-    Along a game the unseen cards only shrink, so the counts by type are
-    updated by the cards that left the unseen set since the last call, and
-    only when its size changed. Pass ``new_game=True`` for the first state of
-    a game (the whole set is counted).
-    """
-
-    __slots__ = ("_counts", "_unseen")
-
-    def __init__(self) -> None:
-        self._unseen: frozenset[Card] = frozenset()
-        self._counts = [0] * OBS_SIZE
-
-    def __call__(self, info: InfoState, new_game: bool = False) -> npt.NDArray[np.int8]:
-        unseen = info.unseen
-        counts = self._counts
-        if new_game:
-            counts = [0] * OBS_SIZE
-            for c in unseen:
-                counts[_TYPE_SLOT[c.id]] += 1
-        elif len(unseen) != len(self._unseen):
-            for c in self._unseen - unseen:
-                counts[_TYPE_SLOT[c.id]] -= 1
-        self._unseen, self._counts = unseen, counts
-        slots = counts.copy()  # zero outside the unseen-by-type slots
-        for i, c in enumerate(info.room):
-            slots[i] = c.id + 1
-        v = info.variant
-        slots[HEALTH : UNSEEN_BY_TYPE.start] = (
-            info.health & 0xFF,  # two's complement byte: int8 reads it back
-            info.weapon_value,
-            info.last_kill or 0,  # None (weapon unused) is slot value 0
-            info.potion_used,
-            info.resolved_in_room,
-            info.fled_last,
-            info.is_over,
-            _FLEE_CODE[v.name],
-            v.equal_wear,
-            len(unseen),
-            len(info.bottom),
-        )
-        for i, c in enumerate(info.bottom):
-            slots[BOTTOM0 + i] = c.id + 1
-        return np.frombuffer(bytearray(slots), OBS_DTYPE)
+    slots = [0] * OBS_SIZE
+    for c in info.unseen:
+        slots[_TYPE_SLOT[c.id]] += 1
+    for i, c in enumerate(info.room):
+        slots[i] = c.id + 1
+    v = info.variant
+    slots[HEALTH : UNSEEN_BY_TYPE.start] = (
+        info.health & 0xFF,  # two's complement byte: int8 reads it back
+        info.weapon_value,
+        info.last_kill or 0,  # None (weapon unused) is slot value 0
+        info.potion_used,
+        info.resolved_in_room,
+        info.fled_last,
+        info.is_over,
+        _FLEE_CODE[v.name],
+        v.equal_wear,
+        len(info.unseen),
+        len(info.bottom),
+    )
+    for i, c in enumerate(info.bottom):
+        slots[BOTTOM0 + i] = c.id + 1
+    return np.frombuffer(bytearray(slots), OBS_DTYPE)
 
 
 def decode(obs: npt.ArrayLike) -> InfoState:

@@ -34,6 +34,7 @@ from ..actions import FLEE_ID
 from ..cards import FULL_DECK, Card
 from ..info import InfoState
 from ..state import (
+    HEALTH_OFFSET,
     MASK_3,
     MASK_4,
     MASK_6,
@@ -50,20 +51,17 @@ from ..state import (
     State,
 )
 from .observation import (
+    _TYPE_SLOT,
     BOTTOM0,
     BOTTOM_CAP,
     BOTTOM_SIZE,
-    CARD_TYPE,
     HEALTH,
     OBS_SIZE,
-    TYPES0,
     UNSEEN,
 )
 
 __all__ = ["PlayerView"]
 
-_TYPE_SLOT: Final = tuple(TYPES0 + t for t in CARD_TYPE)
-_HEALTH_OFFSET: Final = 32  # as packed in the state word
 _ROOM_SIZE: Final = 4
 
 
@@ -131,7 +129,7 @@ class PlayerView:
             slots[k] = (room >> (6 * k)) & MASK_6 if k < nr else 0
         code = (info >> SHIFT_VARIANT) & MASK_3  # flee rule * 2 + weapon rule
         slots[HEALTH:UNSEEN] = bytes((
-            (((info >> SHIFT_HEALTH) & MASK_6) - _HEALTH_OFFSET) & 0xFF,
+            (((info >> SHIFT_HEALTH) & MASK_6) - HEALTH_OFFSET) & 0xFF,
             (info >> SHIFT_WEAPON) & MASK_4,
             (info >> SHIFT_LAST_KILL) & MASK_4,
             (info >> SHIFT_POTION_USED) & 1,
