@@ -241,9 +241,6 @@ def random_legal_actions(
     return np.where(counts > 0, chosen, 0)
 
 
-_ONES = np.ones(MAX_LEGAL, np.float32)
-
-
 def random_listed_actions(
     legal_actions: npt.NDArray[np.int8], rng: np.random.Generator
 ) -> npt.NDArray[np.int64]:
@@ -259,10 +256,9 @@ def random_listed_actions(
     [9, 0]
     """
     n, width = legal_actions.shape
-    listed = legal_actions >= 0
-    # A float matrix-vector product counts a row's entries several times faster than
-    # count_nonzero along the rows (exact: at most MAX_LEGAL ones per row).
-    counts = listed @ _ONES if width == MAX_LEGAL else listed.sum(axis=1)
+    # einsum sums the flags of each short row in one pass, several times faster
+    # than count_nonzero along the rows (int8 holds the count: at most MAX_LEGAL).
+    counts = np.einsum("ij->i", (legal_actions >= 0).view(np.int8))
     pick = (rng.random(n) * counts).astype(np.intp)
     pick += np.arange(0, n * width, width)
     chosen = legal_actions.reshape(-1).take(pick).astype(np.int64)
