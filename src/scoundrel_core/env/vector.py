@@ -262,4 +262,5 @@ def random_listed_actions(
     pick = (rng.random(n) * counts).astype(np.intp)
     pick += np.arange(0, n * width, width)
     chosen = legal_actions.reshape(-1).take(pick).astype(np.int64)
-    return np.maximum(chosen, 0, out=chosen)  # -1: a game without legal actions
+    np.maximum(chosen, 0, out=chosen)  # -1: a game without legal actions
+    return chosen
