@@ -261,6 +261,6 @@ def random_listed_actions(
     counts = np.einsum("ij->i", (legal_actions >= 0).view(np.int8))
     pick = (rng.random(n) * counts).astype(np.intp)
     pick += np.arange(0, n * width, width)
-    chosen = legal_actions.reshape(-1).take(pick).astype(np.int64)
+    chosen: npt.NDArray[np.int64] = legal_actions.reshape(-1).take(pick).astype(np.int64)
     np.maximum(chosen, 0, out=chosen)  # -1: a game without legal actions
     return chosen
