@@ -2,7 +2,8 @@
 
 ``solve`` accepts a State (any position), a deck (text or cards, top first) or
 a seed; it returns a :class:`SolveResult` whose line replays through
-``scoundrel_core`` to the reported score (checked before returning).
+``scoundrel_core`` to the reported score (the kernel plays by the rules; the
+tests replay the lines).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import scoundrel_core as sc
 from scoundrel_core import Card, State
 
 from . import _kernel as k
-from ._encoding import FLEE_NEVER, TYPE_BITS, card_type, flee_rule_code
+from ._encoding import FLEE_NEVER, TYPE_BITS, TYPE_BY_ID, card_type, flee_rule_code
 from ._layout import (
     DUNGEON_WORDS,
     NP,
@@ -35,6 +36,7 @@ from ._layout import (
     PER_WORD,
     REM_BIT,
 )
+from ._phi import upper_bound
 from .errors import SolverError
 from .result import SolveResult
 from .table import DEFAULT_TABLE_MIB, TranspositionTable, check_table_mib
@@ -141,32 +143,50 @@ def _check_limits(max_nodes: object, max_seconds: object) -> tuple[int | None, f
     return max_nodes, max_seconds
 
 
-def _moves_to_actions(s: State, moves: Iterable[int]) -> tuple[list[sc.Action], State]:
-    """Kernel room moves as actions on real cards, and the state they reach.
+# The text of every action, by its number: a line is built without creating Actions.
+_ACTION_TEXT = tuple(str(sc.Action(a)) for a in range(sc.NUM_ACTIONS))
+
+
+def moves_to_actions(s: State, moves: Iterable[int]) -> list[int]:
+    """Kernel room moves as the numbers of the actions they stand for, from ``s``.
 
     A room move packs up to four card moves (card type * 2 + with weapon, plus
     one, 7 bits each, first lowest), or is ``FLEE_MOVE_BIT | k`` for k flees.
+    Each card move resolves the first card of its type in the room. Only the
+    order of the cards is followed (resolving, refilling after three, fleeing
+    under the dungeon), not health or weapon: the kernel already played the
+    line by the rules, and the tests replay every line through
+    ``scoundrel_core`` to the reported score.
     """
-    acts: list[sc.Action] = []
+    room = [c.id for c in s.room]
+    dungeon = [c.id for c in s.dungeon]
+    resolved = s.resolved_in_room
+    acts: list[int] = []
     for m in moves:
         if m & k.FLEE_MOVE_BIT:
             for _ in range(m & ~k.FLEE_MOVE_BIT):
                 acts.append(sc.FLEE)
-                s = sc.apply(s, sc.FLEE)
+                tape = dungeon + room  # the room goes under the dungeon in room order
+                room, dungeon = tape[: len(room)], tape[len(room) :]
+                resolved = 0
             continue
         while m:
             t, with_weapon = divmod((m & ((1 << k.SUB_BITS) - 1)) - 1, 2)
             m >>= k.SUB_BITS
-            c = next(c for c in s.room if card_type(c) == t)
-            a = sc.Action(2 * c.id + with_weapon)
-            acts.append(a)
-            s = sc.apply(s, a)
-    return acts, s
+            cid = room.pop(next(i for i, c in enumerate(room) if TYPE_BY_ID[c] == t))
+            acts.append(2 * cid + with_weapon)
+            resolved += 1
+            if resolved == 3 and dungeon:
+                draw = min(4 - len(room), len(dungeon))
+                room += dungeon[:draw]
+                del dungeon[:draw]
+                resolved = 0
+    return acts
 
 
-def _greedy_line(s: State) -> list[sc.Action]:
+def _greedy_line(s: State) -> list[int]:
     """A quick complete line (keep health high, never flee) for when no line was found."""
-    acts: list[sc.Action] = []
+    acts: list[int] = []
     while not s.is_over:
         options = [a for a in sc.legal_actions(s) if not a.is_flee]
         a = max(options, key=lambda a: (sc.apply(s, a).health, -int(a)))
@@ -260,13 +280,13 @@ def solve(
     deck = tuple(str(c) for c in start.room + start.dungeon)
     t0 = time.perf_counter()
 
-    def result(score: int, ub: int, proven: bool, line: list[sc.Action], nodes: int,
+    def result(score: int, ub: int, proven: bool, line: list[int], nodes: int,
                stopped: str | None) -> SolveResult:
         return SolveResult(
             seed=seed, variant=v.name, weapon_rule=v.weapon_rule, deck=deck,
             start=start.to_text(), best_score=score, upper_bound=ub,
             winnable=(score > 0) if proven else (True if score > 0 else None),
-            proven=proven, line=tuple(str(a) for a in line), nodes=nodes,
+            proven=proven, line=tuple(_ACTION_TEXT[a] for a in line), nodes=nodes,
             seconds=time.perf_counter() - t0, stopped_by=stopped,
         )
 
@@ -289,7 +309,7 @@ def solve(
     path = np.zeros(k.MAX_DEPTH, np.int64)
     best_path = np.zeros(k.MAX_DEPTH, np.int64)
     row = state_row(start)
-    root_bound = int(k.upper_bound(row[P_REM], row[P_HP], row[P_W], row[P_CAP], int(v.equal_wear)))
+    root_bound = int(upper_bound(row[P_REM], row[P_HP], row[P_W], row[P_CAP], int(v.equal_wear)))
     value, proven_bound = _search_value(row, root_bound, g, deadline, path, best_path, table)
     nodes = int(g[k.G_NODES])
     if g[k.G_ABORT]:
@@ -297,7 +317,7 @@ def solve(
         budget = RESCUE_NODES if max_nodes is None else min(RESCUE_NODES, max_nodes)
         _rescue(row, g, deadline, path, best_path, table, budget)
         found = int(g[k.G_BEST_LEN])
-        line, end = _moves_to_actions(start, best_path[:found].tolist()) if found else ([], start)
+        line = moves_to_actions(start, best_path[:found].tolist())
         greedy = _greedy_line(start)
         final = sc.play_line(start, greedy).score
         assert final is not None
@@ -307,10 +327,10 @@ def solve(
             best = int(g[k.G_BEST])
         return result(best, max(proven_bound, best), False, line, int(g[k.G_NODES]), stopped)
     found = int(g[k.G_BEST_LEN])
-    line, end = _moves_to_actions(start, best_path[:found].tolist()) if found else ([], start)
-    if end.score != value:
+    if not found or int(g[k.G_BEST]) != value:
         raise AssertionError(
-            f"internal error: the line found scores {end.score}, the search proved {value} "
+            f"internal error: the line found scores {int(g[k.G_BEST])}, the search proved {value} "
             f"(start {start})"
         )
-    return result(value, value, True, line, nodes, None)
+    return result(value, value, True, moves_to_actions(start, best_path[:found].tolist()), nodes,
+                  None)
