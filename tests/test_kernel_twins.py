@@ -168,6 +168,12 @@ def kernel_room_children(
     return n, kids, bound, move, terminal, dropped
 
 
+def covers(kept: np.ndarray, outcome: np.ndarray) -> bool:
+    """Whether a kept child carries the same card as a room outcome and dominates it."""
+    return bool(kept[P_R0] == outcome[P_R0] and k._dominates(
+        kept[P_HP], kept[P_W], kept[P_CAP], outcome[P_HP], outcome[P_W], outcome[P_CAP]))
+
+
 @settings(max_examples=120, deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from(VARIANTS), st.booleans())
 def test_room_children_are_the_undominated_room_outcomes(
@@ -200,7 +206,7 @@ def test_room_children_are_the_undominated_room_outcomes(
     for o in outcomes:
         o_arr = np.array(o, np.int64)
         assert any(
-            r[P_R0] == o_arr[P_R0] and k._dominates(r, o_arr) for r in kept
+            covers(r, o_arr) for r in kept
         ), f"outcome {o} of {s} has no dominating child"
     for i in range(n):
         if not terminal[i]:
@@ -234,7 +240,7 @@ def test_room_children_drop_only_what_cannot_beat_alpha(
     # What was dropped could not beat the largest dropped bound.
     for o, state in outcomes.items():
         o_arr = np.array(o, np.int64)
-        if not any(r[P_R0] == o_arr[P_R0] and k._dominates(r, o_arr) for r in kept):
+        if not any(covers(r, o_arr) for r in kept):
             assert brute_force(state)[0] <= dropped, f"outcome {state} of {s} was lost"
     # The best ending is met, or matched by a kept child (its value is at
     # least its phi), or could not beat the largest dropped bound.
