@@ -7,7 +7,7 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import scoundrel_core as sc
@@ -51,7 +51,8 @@ def kernel_children(s: sc.State) -> dict[int, tuple[bool, int, np.ndarray]]:
     return {int(move[i]): (bool(terminal[i]), int(bound[i]), kids[i].copy()) for i in range(n)}
 
 
-@settings(max_examples=150, deadline=None)
+# Random play often ends the game: many draws are filtered out, by design.
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(st.integers(0, 2**32), st.sampled_from(VARIANTS), st.booleans())
 def test_kernel_steps_match_core_apply(
     seed: int, variant: tuple[str, str], partial: bool

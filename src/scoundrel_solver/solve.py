@@ -53,16 +53,28 @@ def _scratch() -> tuple[np.ndarray, ...]:
     return _workspace[0]
 
 
-_REM_BIT = [int(b) for b in REM_BIT]
+_REM_BIT_BY_ID = [int(REM_BIT[t]) for t in TYPE_BY_ID]
+_CARD_TEXT = tuple(str(c) for c in sc.FULL_DECK)
+
+Cards = tuple[list[int], list[int]]
+"""A position's room and dungeon as card ids (top of the dungeon first)."""
 
 
-def state_row(s: State) -> np.ndarray:
-    """The kernel row of a position that is not over (plain Python: no JIT dispatch)."""
+def _card_ids(s: State) -> Cards:
+    return [c.id for c in s.room], [c.id for c in s.dungeon]
+
+
+def state_row(s: State, cards: Cards | None = None) -> np.ndarray:
+    """The kernel row of a position that is not over (plain Python: no JIT dispatch).
+
+    ``cards``: the position's card ids, when the caller has them already.
+    """
+    room_ids, dungeon_ids = _card_ids(s) if cards is None else cards
     words = [0] * DUNGEON_WORDS
-    for i, c in enumerate(s.dungeon):
-        words[i // PER_WORD] |= card_type(c) << ((i % PER_WORD) * TYPE_BITS)
-    room = [card_type(c) for c in s.room]
-    rem = sum(_REM_BIT[t] for t in room) + sum(_REM_BIT[card_type(c)] for c in s.dungeon)
+    for i, c in enumerate(dungeon_ids):
+        words[i // PER_WORD] |= TYPE_BY_ID[c] << ((i % PER_WORD) * TYPE_BITS)
+    room = [TYPE_BY_ID[c] for c in room_ids]
+    rem = sum(_REM_BIT_BY_ID[c] for c in room_ids) + sum(_REM_BIT_BY_ID[c] for c in dungeon_ids)
     weapon, cap = s.weapon_value, s.weapon_reach
     monsters = [v for v in range(2, 15) if (rem >> (2 * (v - 2))) & 3]
     # The same canonical weapon as the kernel's _canonical_weapon.
@@ -147,7 +159,7 @@ def _check_limits(max_nodes: object, max_seconds: object) -> tuple[int | None, f
 _ACTION_TEXT = tuple(str(sc.Action(a)) for a in range(sc.NUM_ACTIONS))
 
 
-def moves_to_actions(s: State, moves: Iterable[int]) -> list[int]:
+def moves_to_actions(s: State, moves: Iterable[int], cards: Cards | None = None) -> list[int]:
     """Kernel room moves as the numbers of the actions they stand for, from ``s``.
 
     A room move packs up to four card moves (card type * 2 + with weapon, plus
@@ -156,10 +168,9 @@ def moves_to_actions(s: State, moves: Iterable[int]) -> list[int]:
     order of the cards is followed (resolving, refilling after three, fleeing
     under the dungeon), not health or weapon: the kernel already played the
     line by the rules, and the tests replay every line through
-    ``scoundrel_core`` to the reported score.
+    ``scoundrel_core`` to the reported score. ``cards``: as for ``state_row``.
     """
-    room = [c.id for c in s.room]
-    dungeon = [c.id for c in s.dungeon]
+    room, dungeon = _card_ids(s) if cards is None else (list(cards[0]), list(cards[1]))
     resolved = s.resolved_in_room
     acts: list[int] = []
     for m in moves:
@@ -277,7 +288,8 @@ def solve(
     max_nodes, max_seconds = _check_limits(max_nodes, max_seconds)
     table_mib = check_table_mib(table_mib)
     v = start.variant
-    deck = tuple(str(c) for c in start.room + start.dungeon)
+    cards = _card_ids(start)
+    deck = tuple(_CARD_TEXT[c] for c in cards[0] + cards[1])
     t0 = time.perf_counter()
 
     def result(score: int, ub: int, proven: bool, line: list[int], nodes: int,
@@ -298,7 +310,7 @@ def solve(
     table = _table(table_mib)
     g = np.zeros(k.NG, np.int64)
     g[k.G_STAMP] = table.next_stamp()
-    g[k.G_MAX_NODES] = max_nodes if max_nodes is not None else np.iinfo(np.int64).max // 2
+    g[k.G_MAX_NODES] = max_nodes if max_nodes is not None else NO_NODE_LIMIT
     g[k.G_FLEE_RULE] = flee_rule_code(v)
     g[k.G_EQUAL] = int(v.equal_wear)
     g[k.G_BUCKET_MASK] = table.bucket_mask
@@ -308,7 +320,7 @@ def solve(
     deadline = np.array([t0 + (max_seconds or 0.0)])
     path = np.zeros(k.MAX_DEPTH, np.int64)
     best_path = np.zeros(k.MAX_DEPTH, np.int64)
-    row = state_row(start)
+    row = state_row(start, cards)
     root_bound = int(upper_bound(row[P_REM], row[P_HP], row[P_W], row[P_CAP], int(v.equal_wear)))
     value, proven_bound = _search_value(row, root_bound, g, deadline, path, best_path, table)
     nodes = int(g[k.G_NODES])
@@ -317,7 +329,7 @@ def solve(
         budget = RESCUE_NODES if max_nodes is None else min(RESCUE_NODES, max_nodes)
         _rescue(row, g, deadline, path, best_path, table, budget)
         found = int(g[k.G_BEST_LEN])
-        line = moves_to_actions(start, best_path[:found].tolist())
+        line = moves_to_actions(start, best_path[:found].tolist(), cards)
         greedy = _greedy_line(start)
         final = sc.play_line(start, greedy).score
         assert final is not None
@@ -332,5 +344,5 @@ def solve(
             f"internal error: the line found scores {int(g[k.G_BEST])}, the search proved {value} "
             f"(start {start})"
         )
-    return result(value, value, True, moves_to_actions(start, best_path[:found].tolist()), nodes,
-                  None)
+    line = moves_to_actions(start, best_path[:found].tolist(), cards)
+    return result(value, value, True, line, nodes, None)
