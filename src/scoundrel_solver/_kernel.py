@@ -87,6 +87,7 @@ from ._encoding import (
     TYPE_MASK,
     UNUSED_REACH,
     jit,
+    jit_inline,
 )
 from ._encoding import TYPE_KIND as KIND
 from ._encoding import TYPE_VALUE as VALUE
@@ -146,7 +147,7 @@ FLEE_MOVE_BIT = 1 << 40
 # -- dungeon words -----------------------------------------------------------------
 
 
-@jit
+@jit_inline
 def dungeon_type(row, i):  # type: ignore[no-untyped-def]
     return (row[P_D0 + i // PER_WORD] >> ((i % PER_WORD) * TYPE_BITS)) & TYPE_MASK
 
@@ -158,7 +159,7 @@ def set_dungeon_type(row, i, t):  # type: ignore[no-untyped-def]
     row[j] = (row[j] & ~(TYPE_MASK << s)) | (t << s)
 
 
-@jit
+@jit_inline
 def drop_top(row, k):  # type: ignore[no-untyped-def]
     """Remove the top k (<= 4) cards of the dungeon."""
     s = TYPE_BITS * k
@@ -187,7 +188,7 @@ def _canonical_weapon(c):  # type: ignore[no-untyped-def]
         c[P_CAP] = 0
 
 
-@jit
+@jit_inline
 def _play_card(kind, v, with_weapon, hp, w, cap, pu, equal):  # type: ignore[no-untyped-def]
     """(health, weapon, reach, potion drunk) after resolving one card."""
     if kind == KIND_POTION:
@@ -286,7 +287,7 @@ def _gcd(a, b):  # type: ignore[no-untyped-def]
     return a
 
 
-@jit
+@jit_inline
 def may_flee(row, flee_rule):  # type: ignore[no-untyped-def]
     return (
         flee_rule != FLEE_NEVER
@@ -350,7 +351,7 @@ def step_children(row, kids, bound, move, terminal, flee_rule, equal):  # type: 
     return _add_flee_runs(row, kids, bound, move, terminal, n, flee_rule, equal)
 
 
-@jit
+@jit_inline
 def _dominates(hp_a, w_a, cap_a, hp_b, w_b, cap_b):  # type: ignore[no-untyped-def]
     """Whether room outcome ``a`` is at least as good as ``b`` (same cards left).
 
@@ -616,7 +617,7 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
 # -- keys and the table -------------------------------------------------------------------
 
 
-@jit
+@jit_inline
 def make_key(row, key, flee_rule):  # type: ignore[no-untyped-def]
     for j in range(DUNGEON_WORDS):
         key[j] = row[P_D0 + j]
@@ -655,7 +656,7 @@ def make_key(row, key, flee_rule):  # type: ignore[no-untyped-def]
     )
 
 
-@jit
+@jit_inline
 def key_hash(key):  # type: ignore[no-untyped-def]
     h = np.uint64(0x9E3779B97F4A7C15)
     for j in range(KEY_WORDS):
@@ -665,7 +666,7 @@ def key_hash(key):  # type: ignore[no-untyped-def]
     return h ^ (h >> np.uint64(32))
 
 
-@jit
+@jit_inline
 def tt_find(key, base, t_keys, t_stamp, stamp):  # type: ignore[no-untyped-def]
     for s in range(base, base + BUCKET):
         if t_stamp[s] == stamp:
@@ -679,7 +680,7 @@ def tt_find(key, base, t_keys, t_stamp, stamp):  # type: ignore[no-untyped-def]
     return -1
 
 
-@jit
+@jit_inline
 def tt_bounds(slot, hp, t_low, t_high):  # type: ignore[no-untyped-def]
     """Proven (lower, upper) bounds on the value at health ``hp``.
 
@@ -698,7 +699,7 @@ def tt_bounds(slot, hp, t_low, t_high):  # type: ignore[no-untyped-def]
     return np.int64(low), np.int64(high)
 
 
-@jit
+@jit_inline
 def tt_store(key, base, hp, value, exact, work, t_keys, t_low, t_high, t_stamp, t_work, stamp):  # type: ignore[no-untyped-def]
     slot = tt_find(key, base, t_keys, t_stamp, stamp)
     if slot < 0:
@@ -735,36 +736,32 @@ def _now():  # type: ignore[no-untyped-def]
     return t
 
 
-@jit
-def _sort_key(d, x, bound, terminal, kids, equal):  # type: ignore[no-untyped-def]
-    """Best bound first; among equal bounds the most room to spare (phi's reach
-    over the bound), then more health."""
-    if terminal[d, x]:
-        return bound[d, x] * 8192 + 8191
-    hp = kids[d, x, P_HP]
-    spare = phi_reach(kids[d, x, P_REM], hp, kids[d, x, P_W], kids[d, x, P_CAP], equal)
-    spare = min(max(spare, 0), 127)
-    return bound[d, x] * 8192 + spare * 64 + hp
-
-
-@jit
+@jit_inline
 def _sort_children(d, n, bound, terminal, kids, order, keyv, equal):  # type: ignore[no-untyped-def]
-    """Children in search order (``_sort_key``, insertion sort: n is small)."""
-    ordr = order[d]
+    """Children in search order, by insertion sort (n is small): best bound first;
+    among equal bounds the most room to spare (phi's reach over the bound), then
+    more health. (One function: a numba call taking arrays costs atomic
+    reference count updates, once per array.)"""
     for j in range(n):
-        ordr[j] = j
-        keyv[j] = _sort_key(d, j, bound, terminal, kids, equal)
+        order[d, j] = j
+        if terminal[d, j]:
+            keyv[j] = bound[d, j] * 8192 + 8191
+        else:
+            hp = kids[d, j, P_HP]
+            spare = phi_reach(kids[d, j, P_REM], hp, kids[d, j, P_W], kids[d, j, P_CAP], equal)
+            spare = min(max(spare, 0), 127)
+            keyv[j] = bound[d, j] * 8192 + spare * 64 + hp
     for j in range(1, n):
-        x = ordr[j]
+        x = order[d, j]
         kx = keyv[x]
         i = j - 1
         while i >= 0:
-            y = ordr[i]
+            y = order[d, i]
             if keyv[y] >= kx:
                 break
-            ordr[i + 1] = y
+            order[d, i + 1] = y
             i -= 1
-        ordr[i + 1] = x
+        order[d, i + 1] = x
 
 
 # Steps of the explicit-stack search (numba's cache mishandles recursive functions).
