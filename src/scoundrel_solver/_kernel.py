@@ -42,7 +42,7 @@ reduction is sound:
   still kill it, one weapon per monster under the strict rule (a weapon kills a
   strictly decreasing sequence). A win scores at most 20 plus the largest
   potion left, and only if phi can reach 20; a loss scores phi at death <= the
-  same sum. See ``upper_bound``.
+  same sum. See ``_phi.upper_bound`` (table lookups over value masks).
 * Children are searched best bound first (among equal bounds, the one whose
   phi can reach highest, then more health: only the order changes); once a child reaches the node's
   bound nothing can beat it, and children whose bound cannot beat the best so
@@ -139,7 +139,7 @@ HIGH_NONE = 32767
 
 # A room move packs up to four card moves, SUB_BITS bits each (card move + 1,
 # first in the lowest bits); a card move is type * 2 + with_weapon. A run of k
-# flees is FLEE_MOVE_BIT | k. ``solve._moves_to_actions`` reads them back.
+# flees is FLEE_MOVE_BIT | k. ``solve.moves_to_actions`` reads them back.
 SUB_BITS = 7
 FLEE_MOVE_BIT = 1 << 40
 

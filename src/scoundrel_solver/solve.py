@@ -212,19 +212,29 @@ def _run(row: np.ndarray, alpha: int, g: np.ndarray, deadline: np.ndarray, path:
                             table.high, table.stamp, table.work, *_scratch()))
 
 
+NULL_WINDOW_FROM = 29
+"""Questions at proven bounds from here up use a null window (see ``_search_value``)."""
+WINDOW = 4
+"""Below, each search asks for the exact value within this many points of the bound."""
+
+
 def _search_value(row: np.ndarray, root_bound: int, g: np.ndarray, deadline: np.ndarray,
                   path: np.ndarray, best_path: np.ndarray,
                   table: TranspositionTable) -> tuple[int, int]:
     """(value, proven upper bound): the exact value of the root, or NEG_INF if a
     limit stopped the search; the bound is what the search had proven by then.
 
-    Null-window searches from the top: with ``t`` a proven upper bound on the
-    value (first the static bound), ask "is the value at least t?" with the
-    window (t - 1, t). Since no position can beat the root's value, ``t`` caps
-    every node (``G_BETA``): the first line reaching ``t`` ends the search, and
-    on most classic deals the first question already finds 30. A "no" proves
-    the value is at most what the search returned (fail-soft), the next ``t``.
-    The table keeps every proven bound from one question to the next.
+    Searches from the top: with ``t`` a proven upper bound on the value (first
+    the static bound), search with the window (t - w, t): the result is the
+    exact value if it is above t - w, else (fail-soft) a number the value
+    cannot exceed, the next ``t``. Since no position can beat the root's value,
+    ``t`` caps every node (``G_BETA``). For ``t`` of 29 or 30 the window is
+    null (w = 1, "is the value at least t?"): the first line reaching ``t``
+    ends the search, and on most classic deals the first question already
+    finds 30. Below, one null-window question per point costs more than a
+    window of a few points (``WINDOW``; measured on the slowest classic deals,
+    about 9% less time): deals that miss their bound by far need fewer searches.
+    The table keeps every proven bound from one search to the next.
     """
     target = root_bound
     g[k.G_BETA] = target
@@ -234,9 +244,12 @@ def _search_value(row: np.ndarray, root_bound: int, g: np.ndarray, deadline: np.
         return _run(row, k.NEG_INF, g, deadline, path, best_path, table), target
     while True:
         g[k.G_BETA] = target
-        v = _run(row, target - 1, g, deadline, path, best_path, table)
-        if g[k.G_ABORT] or v >= target:
+        alpha = target - 1 if target >= NULL_WINDOW_FROM else target - WINDOW
+        v = _run(row, alpha, g, deadline, path, best_path, table)
+        if g[k.G_ABORT]:
             return v, target
+        if v > alpha:
+            return v, min(v, target)  # exact (v <= target: target caps every node)
         if g[k.G_BEST_LEN] and g[k.G_BEST] >= v:
             return v, v  # a line found on the way already reaches the new bound
         target = v
