@@ -157,16 +157,17 @@ def kernel_room_children(
 ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     row = state_row(s)
     n_max = k.MAX_CHILDREN
-    kids = np.zeros((n_max, NP), np.int64)
-    bound = np.zeros(n_max, np.int64)
-    move = np.zeros(n_max, np.int64)
-    terminal = np.zeros(n_max, np.bool_)
+    # The search's arrays hold every depth's children; depth 0 here.
+    kids = np.zeros((1, n_max, NP), np.int64)
+    bound = np.zeros((1, n_max), np.int64)
+    move = np.zeros((1, n_max), np.int64)
+    terminal = np.zeros((1, n_max), np.bool_)
     stack = np.zeros((6, NP), np.int64)
     pick = np.zeros(6, np.int64)
     equal = int(s.variant.equal_wear)
-    n, dropped = k.room_children(row, kids, bound, move, terminal, flee_rule_code(s.variant),
+    n, dropped = k.room_children(row, kids, bound, move, terminal, 0, flee_rule_code(s.variant),
                                  equal, stack, pick, alpha)
-    return n, kids, bound, move, terminal, dropped
+    return n, kids[0], bound[0], move[0], terminal[0], dropped
 
 
 def covers(kept: np.ndarray, outcome: np.ndarray) -> bool:

@@ -381,8 +381,11 @@ W_REM = 8
 
 
 @jit
-def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pick, alpha):  # type: ignore[no-untyped-def]
-    """The room's outcomes: every way to play it to its end (refill or end of game).
+def room_children(row, kids, bound, move, terminal, d, flee_rule, equal, stack, pick, alpha):  # type: ignore[no-untyped-def]
+    """The room's outcomes: every way to play it to its end (refill or end of game),
+    written as the children of depth ``d`` (``kids[d]``, ``bound[d]``, ...: the
+    search's arrays are indexed, not sliced, since a slice costs numba two
+    atomic reference count updates).
 
     Cards are resolved until the room is refilled (three resolved) or the game
     ends; the intermediate positions are not searched. Outcomes of the same room
@@ -496,13 +499,13 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
                 value = hp - (all_monsters - killed)
             else:
                 value = hp + (v if (kind == KIND_POTION and hp == MAX_HEALTH) else 0)
-            if best_end < 0 or value > bound[best_end]:
+            if best_end < 0 or value > bound[d, best_end]:
                 if best_end < 0:
                     best_end = n
                     n += 1
-                terminal[best_end] = True
-                bound[best_end] = value
-                move[best_end] = here
+                terminal[d, best_end] = True
+                bound[d, best_end] = value
+                move[d, best_end] = here
             continue
         if not (res == RESOLVED_PER_ROOM and nd > 0):
             # The room goes on: resolve another card of it, unless nothing
@@ -555,34 +558,34 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
         dominated = False
         j = 0
         while j < n:
-            if not terminal[j] and kids[j, P_R0] == carried:
-                if _dominates(kids[j, P_HP], kids[j, P_W], kids[j, P_CAP], hp, wv, cap):
+            if not terminal[d, j] and kids[d, j, P_R0] == carried:
+                if _dominates(kids[d, j, P_HP], kids[d, j, P_W], kids[d, j, P_CAP], hp, wv, cap):
                     dominated = True
                     break
-                if _dominates(hp, wv, cap, kids[j, P_HP], kids[j, P_W], kids[j, P_CAP]):
+                if _dominates(hp, wv, cap, kids[d, j, P_HP], kids[d, j, P_W], kids[d, j, P_CAP]):
                     # Drop kids[j]: move the last child into its place.
                     n -= 1
                     if n != j:
-                        kids[j, P_R0] = kids[n, P_R0]
-                        kids[j, P_HP] = kids[n, P_HP]
-                        kids[j, P_W] = kids[n, P_W]
-                        kids[j, P_CAP] = kids[n, P_CAP]
-                        bound[j] = bound[n]
-                        move[j] = move[n]
-                        terminal[j] = terminal[n]
+                        kids[d, j, P_R0] = kids[d, n, P_R0]
+                        kids[d, j, P_HP] = kids[d, n, P_HP]
+                        kids[d, j, P_W] = kids[d, n, P_W]
+                        kids[d, j, P_CAP] = kids[d, n, P_CAP]
+                        bound[d, j] = bound[d, n]
+                        move[d, j] = move[d, n]
+                        terminal[d, j] = terminal[d, n]
                         if best_end == n:
                             best_end = j
                     continue
             j += 1
         if dominated:
             continue
-        kids[n, P_R0] = carried
-        kids[n, P_HP] = hp
-        kids[n, P_W] = wv
-        kids[n, P_CAP] = cap
-        bound[n] = b
-        move[n] = here
-        terminal[n] = False
+        kids[d, n, P_R0] = carried
+        kids[d, n, P_HP] = hp
+        kids[d, n, P_W] = wv
+        kids[d, n, P_CAP] = cap
+        bound[d, n] = b
+        move[d, n] = here
+        terminal[d, n] = False
         n += 1
     # Make the kept outcomes whole positions: the refilled room and dungeon.
     if n > (1 if best_end >= 0 else 0):
@@ -594,33 +597,36 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
             top[P_R0 + j] = 0
         drop_top(top, deal)
         for i in range(n):
-            if terminal[i]:
+            if terminal[d, i]:
                 continue
-            carried = kids[i, P_R0]
-            hp = kids[i, P_HP]
-            wv = kids[i, P_W]
-            cap = kids[i, P_CAP]
+            carried = kids[d, i, P_R0]
+            hp = kids[d, i, P_HP]
+            wv = kids[d, i, P_W]
+            cap = kids[d, i, P_CAP]
             for f in range(NP):
-                kids[i, f] = top[f]
-            kids[i, P_R0] = carried
-            kids[i, P_NR] = 1 + deal
-            kids[i, P_REM] = rem_dungeon + REM_BIT[carried]
-            kids[i, P_HP] = hp
-            kids[i, P_W] = wv
-            kids[i, P_CAP] = cap
-            kids[i, P_PU] = 0
-            kids[i, P_RES] = 0
-            kids[i, P_FLED] = 0
-    return _add_flee_runs(row, kids, bound, move, terminal, n, flee_rule, equal), dropped
+                kids[d, i, f] = top[f]
+            kids[d, i, P_R0] = carried
+            kids[d, i, P_NR] = 1 + deal
+            kids[d, i, P_REM] = rem_dungeon + REM_BIT[carried]
+            kids[d, i, P_HP] = hp
+            kids[d, i, P_W] = wv
+            kids[d, i, P_CAP] = cap
+            kids[d, i, P_PU] = 0
+            kids[d, i, P_RES] = 0
+            kids[d, i, P_FLED] = 0
+    if may_flee(row, flee_rule):
+        n = _add_flee_runs(row, kids[d], bound[d], move[d], terminal[d], n, flee_rule, equal)
+    return n, dropped
 
 
 # -- keys and the table -------------------------------------------------------------------
 
 
 @jit_inline
-def make_key(row, key, flee_rule):  # type: ignore[no-untyped-def]
+def make_key(row, keys, d, flee_rule):  # type: ignore[no-untyped-def]
+    """Write the table key of ``row`` into ``keys[d]``."""
     for j in range(DUNGEON_WORDS):
-        key[j] = row[P_D0 + j]
+        keys[d, j] = row[P_D0 + j]
     nr = row[P_NR]
     r0 = row[P_R0]
     r1 = row[P_R0 + 1]
@@ -647,7 +653,7 @@ def make_key(row, key, flee_rule):  # type: ignore[no-untyped-def]
     pu = row[P_PU] if potion_in_room else 0
     fled = row[P_FLED] if (nr == ROOM_SIZE and row[P_RES] == 0 and row[P_ND] > 0) else 0
     # Health is not in the key: the table keeps bounds for every health (see tt_*).
-    key[KEY_WORDS - 1] = (
+    keys[d, KEY_WORDS - 1] = (
         room
         | (row[P_W] << 25)
         | (row[P_CAP] << 29)
@@ -657,22 +663,22 @@ def make_key(row, key, flee_rule):  # type: ignore[no-untyped-def]
 
 
 @jit_inline
-def key_hash(key):  # type: ignore[no-untyped-def]
+def key_hash(keys, d):  # type: ignore[no-untyped-def]
     h = np.uint64(0x9E3779B97F4A7C15)
     for j in range(KEY_WORDS):
-        h = (h ^ np.uint64(key[j])) * np.uint64(0xBF58476D1CE4E5B9)
+        h = (h ^ np.uint64(keys[d, j])) * np.uint64(0xBF58476D1CE4E5B9)
         h ^= h >> np.uint64(31)
     h = (h ^ (h >> np.uint64(29))) * np.uint64(0x94D049BB133111EB)
     return h ^ (h >> np.uint64(32))
 
 
 @jit_inline
-def tt_find(key, base, t_keys, t_stamp, stamp):  # type: ignore[no-untyped-def]
+def tt_find(keys, d, base, t_keys, t_stamp, stamp):  # type: ignore[no-untyped-def]
     for s in range(base, base + BUCKET):
         if t_stamp[s] == stamp:
             same = True
             for j in range(KEY_WORDS):
-                if t_keys[s, j] != key[j]:
+                if t_keys[s, j] != keys[d, j]:
                     same = False
                     break
             if same:
@@ -700,8 +706,8 @@ def tt_bounds(slot, hp, t_low, t_high):  # type: ignore[no-untyped-def]
 
 
 @jit_inline
-def tt_store(key, base, hp, value, exact, work, t_keys, t_low, t_high, t_stamp, t_work, stamp):  # type: ignore[no-untyped-def]
-    slot = tt_find(key, base, t_keys, t_stamp, stamp)
+def tt_store(keys, d, base, hp, value, exact, work, t_keys, t_low, t_high, t_stamp, t_work, stamp):  # type: ignore[no-untyped-def]
+    slot = tt_find(keys, d, base, t_keys, t_stamp, stamp)
     if slot < 0:
         slot = base
         cheapest = -1
@@ -713,7 +719,7 @@ def tt_store(key, base, hp, value, exact, work, t_keys, t_low, t_high, t_stamp, 
                 cheapest = t_work[s]
                 slot = s
         for j in range(KEY_WORDS):
-            t_keys[slot, j] = key[j]
+            t_keys[slot, j] = keys[d, j]
         for h in range(HEALTHS):
             t_low[slot, h] = LOW_NONE
             t_high[slot, h] = HIGH_NONE
@@ -852,10 +858,9 @@ def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_low, t_high,
                 ret = ub
                 step = _RETURN
                 continue
-            key = keys[d]
-            make_key(row, key, flee_rule)
-            base = np.int64(key_hash(key) & np.uint64(g[G_BUCKET_MASK])) * BUCKET
-            slot = tt_find(key, base, t_keys, t_stamp, stamp)
+            make_key(row, keys, d, flee_rule)
+            base = np.int64(key_hash(keys, d) & np.uint64(g[G_BUCKET_MASK])) * BUCKET
+            slot = tt_find(keys, d, base, t_keys, t_stamp, stamp)
             if slot >= 0:
                 low, high = tt_bounds(slot, row[P_HP], t_low, t_high)
                 if high <= a0 or low >= high:
@@ -875,7 +880,7 @@ def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_low, t_high,
             f_hp[d] = row[P_HP]
             f_base[d] = base
             f_nodes[d] = g[G_NODES]
-            n, dropped = room_children(row, kids[d], bound[d], move[d], terminal[d], flee_rule,
+            n, dropped = room_children(row, kids, bound, move, terminal, d, flee_rule,
                                        equal, stack, pick, a0)
             _sort_children(d, n, bound, terminal, kids, order, pick, equal)
             f_n[d] = n
@@ -914,7 +919,7 @@ def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_low, t_high,
                 break
         elif step == _FINISH:
             best = f_best[d]
-            tt_store(keys[d], f_base[d], f_hp[d], best, best > f_alpha[d], g[G_NODES] - f_nodes[d],
+            tt_store(keys, d, f_base[d], f_hp[d], best, best > f_alpha[d], g[G_NODES] - f_nodes[d],
                      t_keys, t_low, t_high, t_stamp, t_work, stamp)
             ret = best
             step = _RETURN
