@@ -7,7 +7,7 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import scoundrel_core as sc
@@ -51,7 +51,8 @@ def kernel_children(s: sc.State) -> dict[int, tuple[bool, int, np.ndarray]]:
     return {int(move[i]): (bool(terminal[i]), int(bound[i]), kids[i].copy()) for i in range(n)}
 
 
-@settings(max_examples=150, deadline=None)
+# Random play often ends the game: many draws are filtered out, by design.
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(st.integers(0, 2**32), st.sampled_from(VARIANTS), st.booleans())
 def test_kernel_steps_match_core_apply(
     seed: int, variant: tuple[str, str], partial: bool
@@ -156,16 +157,23 @@ def kernel_room_children(
 ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     row = state_row(s)
     n_max = k.MAX_CHILDREN
-    kids = np.zeros((n_max, NP), np.int64)
-    bound = np.zeros(n_max, np.int64)
-    move = np.zeros(n_max, np.int64)
-    terminal = np.zeros(n_max, np.bool_)
+    # The search's arrays hold every depth's children; depth 0 here.
+    kids = np.zeros((1, n_max, NP), np.int64)
+    bound = np.zeros((1, n_max), np.int64)
+    move = np.zeros((1, n_max), np.int64)
+    terminal = np.zeros((1, n_max), np.bool_)
     stack = np.zeros((6, NP), np.int64)
     pick = np.zeros(6, np.int64)
     equal = int(s.variant.equal_wear)
-    n, dropped = k.room_children(row, kids, bound, move, terminal, flee_rule_code(s.variant),
+    n, dropped = k.room_children(row, kids, bound, move, terminal, 0, flee_rule_code(s.variant),
                                  equal, stack, pick, alpha)
-    return n, kids, bound, move, terminal, dropped
+    return n, kids[0], bound[0], move[0], terminal[0], dropped
+
+
+def covers(kept: np.ndarray, outcome: np.ndarray) -> bool:
+    """Whether a kept child carries the same card as a room outcome and dominates it."""
+    return bool(kept[P_R0] == outcome[P_R0] and k._dominates(
+        kept[P_HP], kept[P_W], kept[P_CAP], outcome[P_HP], outcome[P_W], outcome[P_CAP]))
 
 
 @settings(max_examples=120, deadline=None)
@@ -200,7 +208,7 @@ def test_room_children_are_the_undominated_room_outcomes(
     for o in outcomes:
         o_arr = np.array(o, np.int64)
         assert any(
-            r[P_R0] == o_arr[P_R0] and k._dominates(r, o_arr) for r in kept
+            covers(r, o_arr) for r in kept
         ), f"outcome {o} of {s} has no dominating child"
     for i in range(n):
         if not terminal[i]:
@@ -234,7 +242,7 @@ def test_room_children_drop_only_what_cannot_beat_alpha(
     # What was dropped could not beat the largest dropped bound.
     for o, state in outcomes.items():
         o_arr = np.array(o, np.int64)
-        if not any(r[P_R0] == o_arr[P_R0] and k._dominates(r, o_arr) for r in kept):
+        if not any(covers(r, o_arr) for r in kept):
             assert brute_force(state)[0] <= dropped, f"outcome {state} of {s} was lost"
     # The best ending is met, or matched by a kept child (its value is at
     # least its phi), or could not beat the largest dropped bound.

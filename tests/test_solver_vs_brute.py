@@ -142,6 +142,17 @@ def test_full_classic_deals(seed: int) -> None:
     check_line(sc.new_game(seed=seed, variant="classic"), result)
 
 
+@pytest.mark.parametrize(("variant", "weapon_rule"), COMBOS)
+def test_lines_of_full_deals_replay_to_their_score(variant: str, weapon_rule: str) -> None:
+    # solve() builds its line from the kernel's moves without replaying it
+    # through the rules: the replay is here, on many deals of every variant.
+    seeds = range(30) if variant == "hard" else range(3, 9)
+    for seed in seeds:
+        result = solve(seed, variant=variant, weapon_rule=weapon_rule)
+        assert result.proven
+        check_line(sc.new_game(seed=seed, variant=variant, weapon_rule=weapon_rule), result)
+
+
 def test_deck_text_seed_and_state_give_the_same_answer() -> None:
     deck = sc.format_deck(sc.deal(2))
     by_seed = solve(2, variant="hard")

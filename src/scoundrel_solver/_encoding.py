@@ -56,6 +56,7 @@ __all__ = [
     "RESOLVED_PER_ROOM",
     "ROOM_SIZE",
     "TYPE_BITS",
+    "TYPE_BY_ID",
     "TYPE_KIND",
     "TYPE_MASK",
     "TYPE_VALUE",
@@ -132,12 +133,13 @@ def _type_of(c: Card) -> int:
     return potion_type(c.value)
 
 
-_TYPE_BY_ID: Final = tuple(_type_of(c) for c in sc.FULL_DECK)
+TYPE_BY_ID: Final = tuple(_type_of(c) for c in sc.FULL_DECK)
+"""The type of each card, by card id."""
 
 
 def card_type(c: Card) -> int:
     """The kernels' type of a card."""
-    return _TYPE_BY_ID[c.id]
+    return TYPE_BY_ID[c.id]
 
 
 FIRST_MONSTER: Final = 1  # the type of the monster of value 2

@@ -42,7 +42,7 @@ reduction is sound:
   still kill it, one weapon per monster under the strict rule (a weapon kills a
   strictly decreasing sequence). A win scores at most 20 plus the largest
   potion left, and only if phi can reach 20; a loss scores phi at death <= the
-  same sum. See ``upper_bound``.
+  same sum. See ``_phi.upper_bound`` (table lookups over value masks).
 * Children are searched best bound first (among equal bounds, the one whose
   phi can reach highest, then more health: only the order changes); once a child reaches the node's
   bound nothing can beat it, and children whose bound cannot beat the best so
@@ -87,6 +87,7 @@ from ._encoding import (
     TYPE_MASK,
     UNUSED_REACH,
     jit,
+    jit_inline,
 )
 from ._encoding import TYPE_KIND as KIND
 from ._encoding import TYPE_VALUE as VALUE
@@ -106,9 +107,8 @@ from ._layout import (
     P_W,
     PER_WORD,
     REM_BIT,
-    REM_POTION0,
-    REM_WEAPON0,
 )
+from ._phi import monster_span, monsters_left, phi_reach, upper_bound
 
 NEG_INF = -100000
 
@@ -139,7 +139,7 @@ HIGH_NONE = 32767
 
 # A room move packs up to four card moves, SUB_BITS bits each (card move + 1,
 # first in the lowest bits); a card move is type * 2 + with_weapon. A run of k
-# flees is FLEE_MOVE_BIT | k. ``solve._moves_to_actions`` reads them back.
+# flees is FLEE_MOVE_BIT | k. ``solve.moves_to_actions`` reads them back.
 SUB_BITS = 7
 FLEE_MOVE_BIT = 1 << 40
 
@@ -147,7 +147,7 @@ FLEE_MOVE_BIT = 1 << 40
 # -- dungeon words -----------------------------------------------------------------
 
 
-@jit
+@jit_inline
 def dungeon_type(row, i):  # type: ignore[no-untyped-def]
     return (row[P_D0 + i // PER_WORD] >> ((i % PER_WORD) * TYPE_BITS)) & TYPE_MASK
 
@@ -159,7 +159,7 @@ def set_dungeon_type(row, i, t):  # type: ignore[no-untyped-def]
     row[j] = (row[j] & ~(TYPE_MASK << s)) | (t << s)
 
 
-@jit
+@jit_inline
 def drop_top(row, k):  # type: ignore[no-untyped-def]
     """Remove the top k (<= 4) cards of the dungeon."""
     s = TYPE_BITS * k
@@ -172,88 +172,7 @@ def drop_top(row, k):  # type: ignore[no-untyped-def]
     row[P_ND] -= k
 
 
-# -- bound -----------------------------------------------------------------------------
-
-
-@jit
-def monsters_left(rem):  # type: ignore[no-untyped-def]
-    total = 0
-    for v in range(2, 15):
-        total += v * ((rem >> (2 * (v - 2))) & 3)
-    return total
-
-
-@jit
-def phi_reach(rem, hp, w, cap, equal):  # type: ignore[no-untyped-def]
-    """The most phi can reach: phi now, plus what weapons can still absorb, plus
-    every potion left (see the module docstring). ``upper_bound`` caps it."""
-    w1 = 0
-    w2 = 0
-    for v in range(10, 1, -1):
-        if (rem >> (REM_WEAPON0 + v - 2)) & 1:
-            if w1 == 0:
-                w1 = v
-            else:
-                w2 = v
-                break
-    potions = 0
-    for v in range(2, 11):
-        if (rem >> (REM_POTION0 + v - 2)) & 1:
-            potions += v
-    phi = hp
-    for v in range(2, 15):
-        k = (rem >> (2 * (v - 2))) & 3
-        if k == 0:
-            continue
-        phi -= k * v
-        e0 = w if (w > 0 and v <= cap) else 0
-        if equal:
-            a = e0 if e0 > w1 else w1
-            phi += k * min(v, a)
-        else:
-            if e0 >= w1:
-                a, b = e0, w1
-            elif e0 >= w2:
-                a, b = w1, e0
-            else:
-                a, b = w1, w2
-            phi += min(v, a)
-            if k == 2:
-                phi += min(v, b)
-    return phi + potions
-
-
-@jit
-def top_potion(rem):  # type: ignore[no-untyped-def]
-    for v in range(10, 1, -1):
-        if (rem >> (REM_POTION0 + v - 2)) & 1:
-            return v
-    return 0
-
-
-@jit
-def upper_bound(rem, hp, w, cap, equal):  # type: ignore[no-untyped-def]
-    """A score the position cannot beat (see the module docstring)."""
-    h = phi_reach(rem, hp, w, cap, equal)
-    if h >= MAX_HEALTH:
-        return MAX_HEALTH + top_potion(rem)
-    return h
-
-
 # -- children ------------------------------------------------------------------------------
-
-
-@jit
-def _monster_span(rem):  # type: ignore[no-untyped-def]
-    """(weakest, strongest) monster value left in ``rem`` (0, 0 if none)."""
-    weakest = 0
-    strongest = 0
-    for v in range(2, 15):
-        if (rem >> (2 * (v - 2))) & 3:
-            if weakest == 0:
-                weakest = v
-            strongest = v
-    return weakest, strongest
 
 
 @jit
@@ -261,7 +180,7 @@ def _canonical_weapon(c):  # type: ignore[no-untyped-def]
     if c[P_W] == 0:
         c[P_CAP] = 0
         return
-    weakest, strongest = _monster_span(c[P_REM])
+    weakest, strongest = monster_span(c[P_REM])
     if c[P_CAP] > strongest:
         c[P_CAP] = strongest
     if c[P_CAP] < weakest or strongest == 0:
@@ -269,7 +188,7 @@ def _canonical_weapon(c):  # type: ignore[no-untyped-def]
         c[P_CAP] = 0
 
 
-@jit
+@jit_inline
 def _play_card(kind, v, with_weapon, hp, w, cap, pu, equal):  # type: ignore[no-untyped-def]
     """(health, weapon, reach, potion drunk) after resolving one card."""
     if kind == KIND_POTION:
@@ -368,7 +287,7 @@ def _gcd(a, b):  # type: ignore[no-untyped-def]
     return a
 
 
-@jit
+@jit_inline
 def may_flee(row, flee_rule):  # type: ignore[no-untyped-def]
     return (
         flee_rule != FLEE_NEVER
@@ -432,15 +351,17 @@ def step_children(row, kids, bound, move, terminal, flee_rule, equal):  # type: 
     return _add_flee_runs(row, kids, bound, move, terminal, n, flee_rule, equal)
 
 
-@jit
-def _dominates(a, b):  # type: ignore[no-untyped-def]
+@jit_inline
+def _dominates(hp_a, w_a, cap_a, hp_b, w_b, cap_b):  # type: ignore[no-untyped-def]
     """Whether room outcome ``a`` is at least as good as ``b`` (same cards left).
 
     More health, a weapon at least as strong that may fight at least as much:
     every line from ``b`` is legal from ``a`` and keeps ``a``'s health and phi
     at least as high at every step, so ``a``'s value is at least ``b``'s.
+    (Plain numbers, not rows: a row view costs numba two atomic reference
+    count updates, which the profile showed as 15% of the search.)
     """
-    return a[P_HP] >= b[P_HP] and a[P_W] >= b[P_W] and a[P_CAP] >= b[P_CAP]
+    return hp_a >= hp_b and w_a >= w_b and cap_a >= cap_b
 
 
 # The walk through one room keeps, per level, only what changes inside a room
@@ -455,12 +376,16 @@ W_USED = 4
 W_RES = 5
 W_KILLED = 6
 W_CODE = 7
+TOP = ROOM_SIZE + 1  # the row of ``stack`` where the refilled room is built
 W_REM = 8
 
 
 @jit
-def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pick, alpha):  # type: ignore[no-untyped-def]
-    """The room's outcomes: every way to play it to its end (refill or end of game).
+def room_children(row, kids, bound, move, terminal, d, flee_rule, equal, stack, pick, alpha):  # type: ignore[no-untyped-def]
+    """The room's outcomes: every way to play it to its end (refill or end of game),
+    written as the children of depth ``d`` (``kids[d]``, ``bound[d]``, ...: the
+    search's arrays are indexed, not sliced, since a slice costs numba two
+    atomic reference count updates).
 
     Cards are resolved until the room is refilled (three resolved) or the game
     ends; the intermediate positions are not searched. Outcomes of the same room
@@ -495,23 +420,21 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
     rem_dungeon = rem0
     for i in range(nr0):
         rem_dungeon -= REM_BIT[row[P_R0 + i]]
-    d_weak, d_strong = _monster_span(rem_dungeon)
+    d_weak, d_strong = monster_span(rem_dungeon)
     deal = min(RESOLVED_PER_ROOM, nd)
-    top = stack[ROOM_SIZE + 1]
-    w = stack[0]
-    w[W_HP] = row[P_HP]
-    w[W_W] = row[P_W]
-    w[W_CAP] = row[P_CAP]
-    w[W_PU] = row[P_PU]
-    w[W_USED] = 0
-    w[W_RES] = row[P_RES]
-    w[W_KILLED] = 0
-    w[W_CODE] = 0
-    w[W_REM] = rem0
+    top = stack[TOP]
+    stack[0, W_HP] = row[P_HP]
+    stack[0, W_W] = row[P_W]
+    stack[0, W_CAP] = row[P_CAP]
+    stack[0, W_PU] = row[P_PU]
+    stack[0, W_USED] = 0
+    stack[0, W_RES] = row[P_RES]
+    stack[0, W_KILLED] = 0
+    stack[0, W_CODE] = 0
+    stack[0, W_REM] = rem0
     pick[0] = 0
     level = 0
     while level >= 0:
-        r = stack[level]
         c = pick[level]
         if c >= 2 * nr0:
             level -= 1
@@ -519,13 +442,15 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
         pick[level] = c + 1
         slot = c >> 1
         with_weapon = c & 1
-        used = r[W_USED]
+        used = stack[level, W_USED]
         if (used >> slot) & 1:
             continue
         t = row[P_R0 + slot]
         kind = KIND[t]
         v = VALUE[t]
-        if with_weapon and not (kind == KIND_MONSTER and r[W_W] > 0 and v <= r[W_CAP]):
+        w_now = stack[level, W_W]
+        cap_now = stack[level, W_CAP]
+        if with_weapon and not (kind == KIND_MONSTER and w_now > 0 and v <= cap_now):
             continue
         duplicate = False
         for i in range(slot):
@@ -533,7 +458,7 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
                 duplicate = True  # the same type earlier in the room: same outcomes
         if duplicate:
             continue
-        code = r[W_CODE]
+        code = stack[level, W_CODE]
         if level > 0 and not with_weapon and kind == KIND_MONSTER:
             # Two barehanded fights in a row commute (same health after both;
             # a death between them scores the same, since phi does not move):
@@ -559,49 +484,47 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
                 # and weapon, and health min(20, h - d + p) >= min(20, h + p) - d.
                 if kind == KIND_WEAPON:
                     continue
-                before = stack[level - 1]
-                damage = max(0, v - before[W_W]) if with_weapon else v
-                if before[W_HP] - damage > 0:
+                damage = max(0, v - stack[level - 1, W_W]) if with_weapon else v
+                if stack[level - 1, W_HP] - damage > 0:
                     continue
         here = code | ((2 * t + with_weapon + 1) << (SUB_BITS * level))
         # Resolve the card (the rules of _resolve).
-        hp, wv, cap, pu = _play_card(kind, v, with_weapon, r[W_HP], r[W_W], r[W_CAP], r[W_PU],
-                                     equal)
-        killed = r[W_KILLED] + (v if kind == KIND_MONSTER else 0)
-        res = r[W_RES] + 1
+        hp, wv, cap, pu = _play_card(kind, v, with_weapon, stack[level, W_HP], w_now, cap_now,
+                                     stack[level, W_PU], equal)
+        killed = stack[level, W_KILLED] + (v if kind == KIND_MONSTER else 0)
+        res = stack[level, W_RES] + 1
         left = nr0 - level - 1  # cards still in the room
         if hp <= 0 or (left == 0 and nd == 0):
             if hp <= 0:
                 value = hp - (all_monsters - killed)
             else:
                 value = hp + (v if (kind == KIND_POTION and hp == MAX_HEALTH) else 0)
-            if best_end < 0 or value > bound[best_end]:
+            if best_end < 0 or value > bound[d, best_end]:
                 if best_end < 0:
                     best_end = n
                     n += 1
-                terminal[best_end] = True
-                bound[best_end] = value
-                move[best_end] = here
+                terminal[d, best_end] = True
+                bound[d, best_end] = value
+                move[d, best_end] = here
             continue
         if not (res == RESOLVED_PER_ROOM and nd > 0):
             # The room goes on: resolve another card of it, unless nothing
             # after this card can beat alpha.
-            rem = r[W_REM] - REM_BIT[t]
+            rem = stack[level, W_REM] - REM_BIT[t]
             b = upper_bound(rem, hp, wv, cap, equal)
             if b <= alpha:
                 if b > dropped:
                     dropped = b
                 continue
-            out = stack[level + 1]
-            out[W_REM] = rem
-            out[W_HP] = hp
-            out[W_W] = wv
-            out[W_CAP] = cap
-            out[W_PU] = pu
-            out[W_USED] = used | (1 << slot)
-            out[W_RES] = res
-            out[W_KILLED] = killed
-            out[W_CODE] = here
+            stack[level + 1, W_REM] = rem
+            stack[level + 1, W_HP] = hp
+            stack[level + 1, W_W] = wv
+            stack[level + 1, W_CAP] = cap
+            stack[level + 1, W_PU] = pu
+            stack[level + 1, W_USED] = used | (1 << slot)
+            stack[level + 1, W_RES] = res
+            stack[level + 1, W_KILLED] = killed
+            stack[level + 1, W_CODE] = here
             level += 1
             pick[level] = 0
             continue
@@ -632,41 +555,37 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
             if b > dropped:
                 dropped = b
             continue
-        top[P_R0] = carried
-        top[P_HP] = hp
-        top[P_W] = wv
-        top[P_CAP] = cap
         dominated = False
         j = 0
         while j < n:
-            if not terminal[j] and kids[j, P_R0] == carried:
-                if _dominates(kids[j], top):
+            if not terminal[d, j] and kids[d, j, P_R0] == carried:
+                if _dominates(kids[d, j, P_HP], kids[d, j, P_W], kids[d, j, P_CAP], hp, wv, cap):
                     dominated = True
                     break
-                if _dominates(top, kids[j]):
+                if _dominates(hp, wv, cap, kids[d, j, P_HP], kids[d, j, P_W], kids[d, j, P_CAP]):
                     # Drop kids[j]: move the last child into its place.
                     n -= 1
                     if n != j:
-                        kids[j, P_R0] = kids[n, P_R0]
-                        kids[j, P_HP] = kids[n, P_HP]
-                        kids[j, P_W] = kids[n, P_W]
-                        kids[j, P_CAP] = kids[n, P_CAP]
-                        bound[j] = bound[n]
-                        move[j] = move[n]
-                        terminal[j] = terminal[n]
+                        kids[d, j, P_R0] = kids[d, n, P_R0]
+                        kids[d, j, P_HP] = kids[d, n, P_HP]
+                        kids[d, j, P_W] = kids[d, n, P_W]
+                        kids[d, j, P_CAP] = kids[d, n, P_CAP]
+                        bound[d, j] = bound[d, n]
+                        move[d, j] = move[d, n]
+                        terminal[d, j] = terminal[d, n]
                         if best_end == n:
                             best_end = j
                     continue
             j += 1
         if dominated:
             continue
-        kids[n, P_R0] = carried
-        kids[n, P_HP] = hp
-        kids[n, P_W] = wv
-        kids[n, P_CAP] = cap
-        bound[n] = b
-        move[n] = here
-        terminal[n] = False
+        kids[d, n, P_R0] = carried
+        kids[d, n, P_HP] = hp
+        kids[d, n, P_W] = wv
+        kids[d, n, P_CAP] = cap
+        bound[d, n] = b
+        move[d, n] = here
+        terminal[d, n] = False
         n += 1
     # Make the kept outcomes whole positions: the refilled room and dungeon.
     if n > (1 if best_end >= 0 else 0):
@@ -678,34 +597,36 @@ def room_children(row, kids, bound, move, terminal, flee_rule, equal, stack, pic
             top[P_R0 + j] = 0
         drop_top(top, deal)
         for i in range(n):
-            if terminal[i]:
+            if terminal[d, i]:
                 continue
-            kid = kids[i]
-            carried = kid[P_R0]
-            hp = kid[P_HP]
-            wv = kid[P_W]
-            cap = kid[P_CAP]
+            carried = kids[d, i, P_R0]
+            hp = kids[d, i, P_HP]
+            wv = kids[d, i, P_W]
+            cap = kids[d, i, P_CAP]
             for f in range(NP):
-                kid[f] = top[f]
-            kid[P_R0] = carried
-            kid[P_NR] = 1 + deal
-            kid[P_REM] = rem_dungeon + REM_BIT[carried]
-            kid[P_HP] = hp
-            kid[P_W] = wv
-            kid[P_CAP] = cap
-            kid[P_PU] = 0
-            kid[P_RES] = 0
-            kid[P_FLED] = 0
-    return _add_flee_runs(row, kids, bound, move, terminal, n, flee_rule, equal), dropped
+                kids[d, i, f] = top[f]
+            kids[d, i, P_R0] = carried
+            kids[d, i, P_NR] = 1 + deal
+            kids[d, i, P_REM] = rem_dungeon + REM_BIT[carried]
+            kids[d, i, P_HP] = hp
+            kids[d, i, P_W] = wv
+            kids[d, i, P_CAP] = cap
+            kids[d, i, P_PU] = 0
+            kids[d, i, P_RES] = 0
+            kids[d, i, P_FLED] = 0
+    if may_flee(row, flee_rule):
+        n = _add_flee_runs(row, kids[d], bound[d], move[d], terminal[d], n, flee_rule, equal)
+    return n, dropped
 
 
 # -- keys and the table -------------------------------------------------------------------
 
 
-@jit
-def make_key(row, key, flee_rule):  # type: ignore[no-untyped-def]
+@jit_inline
+def make_key(row, keys, d, flee_rule):  # type: ignore[no-untyped-def]
+    """Write the table key of ``row`` into ``keys[d]``."""
     for j in range(DUNGEON_WORDS):
-        key[j] = row[P_D0 + j]
+        keys[d, j] = row[P_D0 + j]
     nr = row[P_NR]
     r0 = row[P_R0]
     r1 = row[P_R0 + 1]
@@ -732,7 +653,7 @@ def make_key(row, key, flee_rule):  # type: ignore[no-untyped-def]
     pu = row[P_PU] if potion_in_room else 0
     fled = row[P_FLED] if (nr == ROOM_SIZE and row[P_RES] == 0 and row[P_ND] > 0) else 0
     # Health is not in the key: the table keeps bounds for every health (see tt_*).
-    key[KEY_WORDS - 1] = (
+    keys[d, KEY_WORDS - 1] = (
         room
         | (row[P_W] << 25)
         | (row[P_CAP] << 29)
@@ -741,23 +662,23 @@ def make_key(row, key, flee_rule):  # type: ignore[no-untyped-def]
     )
 
 
-@jit
-def key_hash(key):  # type: ignore[no-untyped-def]
+@jit_inline
+def key_hash(keys, d):  # type: ignore[no-untyped-def]
     h = np.uint64(0x9E3779B97F4A7C15)
     for j in range(KEY_WORDS):
-        h = (h ^ np.uint64(key[j])) * np.uint64(0xBF58476D1CE4E5B9)
+        h = (h ^ np.uint64(keys[d, j])) * np.uint64(0xBF58476D1CE4E5B9)
         h ^= h >> np.uint64(31)
     h = (h ^ (h >> np.uint64(29))) * np.uint64(0x94D049BB133111EB)
     return h ^ (h >> np.uint64(32))
 
 
-@jit
-def tt_find(key, base, t_keys, t_stamp, stamp):  # type: ignore[no-untyped-def]
+@jit_inline
+def tt_find(keys, d, base, t_keys, t_stamp, stamp):  # type: ignore[no-untyped-def]
     for s in range(base, base + BUCKET):
         if t_stamp[s] == stamp:
             same = True
             for j in range(KEY_WORDS):
-                if t_keys[s, j] != key[j]:
+                if t_keys[s, j] != keys[d, j]:
                     same = False
                     break
             if same:
@@ -765,7 +686,7 @@ def tt_find(key, base, t_keys, t_stamp, stamp):  # type: ignore[no-untyped-def]
     return -1
 
 
-@jit
+@jit_inline
 def tt_bounds(slot, hp, t_low, t_high):  # type: ignore[no-untyped-def]
     """Proven (lower, upper) bounds on the value at health ``hp``.
 
@@ -784,9 +705,9 @@ def tt_bounds(slot, hp, t_low, t_high):  # type: ignore[no-untyped-def]
     return np.int64(low), np.int64(high)
 
 
-@jit
-def tt_store(key, base, hp, value, exact, work, t_keys, t_low, t_high, t_stamp, t_work, stamp):  # type: ignore[no-untyped-def]
-    slot = tt_find(key, base, t_keys, t_stamp, stamp)
+@jit_inline
+def tt_store(keys, d, base, hp, value, exact, work, t_keys, t_low, t_high, t_stamp, t_work, stamp):  # type: ignore[no-untyped-def]
+    slot = tt_find(keys, d, base, t_keys, t_stamp, stamp)
     if slot < 0:
         slot = base
         cheapest = -1
@@ -798,7 +719,7 @@ def tt_store(key, base, hp, value, exact, work, t_keys, t_low, t_high, t_stamp, 
                 cheapest = t_work[s]
                 slot = s
         for j in range(KEY_WORDS):
-            t_keys[slot, j] = key[j]
+            t_keys[slot, j] = keys[d, j]
         for h in range(HEALTHS):
             t_low[slot, h] = LOW_NONE
             t_high[slot, h] = HIGH_NONE
@@ -821,36 +742,32 @@ def _now():  # type: ignore[no-untyped-def]
     return t
 
 
-@jit
-def _sort_key(d, x, bound, terminal, kids, equal):  # type: ignore[no-untyped-def]
-    """Best bound first; among equal bounds the most room to spare (phi's reach
-    over the bound), then more health."""
-    if terminal[d, x]:
-        return bound[d, x] * 8192 + 8191
-    r = kids[d, x]
-    spare = phi_reach(r[P_REM], r[P_HP], r[P_W], r[P_CAP], equal)
-    spare = min(max(spare, 0), 127)
-    return bound[d, x] * 8192 + spare * 64 + r[P_HP]
-
-
-@jit
+@jit_inline
 def _sort_children(d, n, bound, terminal, kids, order, keyv, equal):  # type: ignore[no-untyped-def]
-    """Children in search order (``_sort_key``, insertion sort: n is small)."""
-    ordr = order[d]
+    """Children in search order, by insertion sort (n is small): best bound first;
+    among equal bounds the most room to spare (phi's reach over the bound), then
+    more health. (One function: a numba call taking arrays costs atomic
+    reference count updates, once per array.)"""
     for j in range(n):
-        ordr[j] = j
-        keyv[j] = _sort_key(d, j, bound, terminal, kids, equal)
+        order[d, j] = j
+        if terminal[d, j]:
+            keyv[j] = bound[d, j] * 8192 + 8191
+        else:
+            hp = kids[d, j, P_HP]
+            spare = phi_reach(kids[d, j, P_REM], hp, kids[d, j, P_W], kids[d, j, P_CAP], equal)
+            spare = min(max(spare, 0), 127)
+            keyv[j] = bound[d, j] * 8192 + spare * 64 + hp
     for j in range(1, n):
-        x = ordr[j]
+        x = order[d, j]
         kx = keyv[x]
         i = j - 1
         while i >= 0:
-            y = ordr[i]
+            y = order[d, i]
             if keyv[y] >= kx:
                 break
-            ordr[i + 1] = y
+            order[d, i + 1] = y
             i -= 1
-        ordr[i + 1] = x
+        order[d, i + 1] = x
 
 
 # Steps of the explicit-stack search (numba's cache mishandles recursive functions).
@@ -941,10 +858,9 @@ def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_low, t_high,
                 ret = ub
                 step = _RETURN
                 continue
-            key = keys[d]
-            make_key(row, key, flee_rule)
-            base = np.int64(key_hash(key) & np.uint64(g[G_BUCKET_MASK])) * BUCKET
-            slot = tt_find(key, base, t_keys, t_stamp, stamp)
+            make_key(row, keys, d, flee_rule)
+            base = np.int64(key_hash(keys, d) & np.uint64(g[G_BUCKET_MASK])) * BUCKET
+            slot = tt_find(keys, d, base, t_keys, t_stamp, stamp)
             if slot >= 0:
                 low, high = tt_bounds(slot, row[P_HP], t_low, t_high)
                 if high <= a0 or low >= high:
@@ -964,7 +880,7 @@ def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_low, t_high,
             f_hp[d] = row[P_HP]
             f_base[d] = base
             f_nodes[d] = g[G_NODES]
-            n, dropped = room_children(row, kids[d], bound[d], move[d], terminal[d], flee_rule,
+            n, dropped = room_children(row, kids, bound, move, terminal, d, flee_rule,
                                        equal, stack, pick, a0)
             _sort_children(d, n, bound, terminal, kids, order, pick, equal)
             f_n[d] = n
@@ -1003,7 +919,7 @@ def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_low, t_high,
                 break
         elif step == _FINISH:
             best = f_best[d]
-            tt_store(keys[d], f_base[d], f_hp[d], best, best > f_alpha[d], g[G_NODES] - f_nodes[d],
+            tt_store(keys, d, f_base[d], f_hp[d], best, best > f_alpha[d], g[G_NODES] - f_nodes[d],
                      t_keys, t_low, t_high, t_stamp, t_work, stamp)
             ret = best
             step = _RETURN

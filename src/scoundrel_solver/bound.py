@@ -1,5 +1,5 @@
 """The solver's upper bound, written plainly over a State: the slow twin of
-``_kernel.upper_bound`` (tests compare the two, and check the bound against
+``_phi.upper_bound`` (tests compare the two, and check the bound against
 brute force). See the kernel module docstring for why it is sound.
 """
 
