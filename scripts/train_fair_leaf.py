@@ -167,7 +167,9 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument("--out", type=Path, default=MODEL_PATH)
     fit.add_argument("--note", default="", help="stored with the model (who played the games)")
     play.add_argument("--cache", type=Path, default=Path("leaf-games.jsonl"))
-    fit.add_argument("--cache", type=Path, action="append", help="repeatable (default leaf-games.jsonl)")
+    fit.add_argument(
+        "--cache", type=Path, action="append", help="repeatable (default leaf-games.jsonl)"
+    )
     for q in (play, fit):
         q.add_argument("--variant", default="classic/strict")
     args = p.parse_args(argv)

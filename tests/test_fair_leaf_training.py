@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 from pathlib import Path
@@ -12,19 +11,14 @@ import numpy as np
 import pytest
 
 import scoundrel_core as sc
+from conftest import load_script
 from scoundrel_core.info import InfoState, observe
 from scoundrel_solver.fair import leaf
 from scoundrel_solver.fair.agent import FairAgent
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "train_fair_leaf.py"
-
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("train_fair_leaf", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("train_fair_leaf")
 
 
 def test_shipped_model_matches_the_features() -> None:
@@ -99,7 +93,9 @@ def test_play_then_fit_writes_a_model(tmp_path: Path) -> None:
     assert len(model["coef"]) == len(leaf.FEATURES) and model["games"] == 2
 
 
-def test_play_refuses_the_evaluation_seeds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_play_refuses_the_evaluation_seeds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     tr = _script()
     assert tr.main(["play", "--seeds", "9990:20000", "--cache", str(tmp_path / "x")]) == 2
     assert "outside 0-9999" in capsys.readouterr().err

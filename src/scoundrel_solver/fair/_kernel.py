@@ -322,7 +322,7 @@ def leaf(
         + par[m + FEAT_TOP_WEAPON] * wmax
         + par[m + FEAT_LOW] * low * low
     )
-    return value + bonus / (1.0 + np.exp(-z))
+    return float(value + bonus / (1.0 + np.exp(-z)))
 
 
 @jit

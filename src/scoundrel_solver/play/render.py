@@ -54,9 +54,10 @@ Commands (one per line):
   KS/w  KS/f   fight a monster with the weapon (/w) or barehanded (/f)
   flee         send the whole room to the bottom of the dungeon
   hint         every legal action with the fair agent's value (expected final score
-               plus 100 x the chance of winning), best first, marked exact or estimated. The fair agent sees only what you
-               see (never the order of the dungeon); the exact solver, which does
-               see it, is used only for the review after the game.
+               plus 100 x the chance of winning), best first, marked exact or
+               estimated. The fair agent sees only what you see (never the order
+               of the dungeon); the exact solver, which does see it, is used
+               only for the review after the game.
   undo [N]     take back the last N actions (default 1)
   save FILE    write the game so far as a game record (JSON)
   help         this text
