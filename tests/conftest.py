@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import signal
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -33,3 +36,15 @@ def warm_solver() -> None:
             )
             solve(small, variant=variant, weapon_rule=weapon_rule)
     solve(0, variant="classic", max_nodes=1000)
+
+
+SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
+
+
+def load_script(name: str) -> ModuleType:
+    """A script of ``scripts/`` imported as a module (they are not a package)."""
+    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
@@ -10,20 +9,15 @@ from types import ModuleType
 import pytest
 
 import scoundrel_core as sc
+from conftest import load_script
 from scoundrel_solver import solve
 from scoundrel_solver.fair import play_fair
 
 pytestmark = pytest.mark.usefixtures("warm_solver")
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "fair_games.py"
-
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("fair_games", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("fair_games")
 
 
 def test_rooms_of_counts_refills_and_flees() -> None:

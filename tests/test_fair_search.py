@@ -13,10 +13,16 @@ from scoundrel_core import FULL_DECK, State
 from scoundrel_core.info import InfoState, observe
 from scoundrel_solver.fair import _kernel as K
 from scoundrel_solver.fair.agent import FairAgent, card_type
-from scoundrel_solver.fair.leaf import leaf_value, weights_array
+from scoundrel_solver.fair.leaf import DEFAULT_WEIGHTS, FEATURES, leaf_value, weights_array
 from scoundrel_solver.fair.reference import brute_value, brute_values, twin_values
 
 PAR = weights_array()
+
+
+def _model(seed: int) -> tuple[float, ...]:
+    """Random win-model coefficients of plausible size, for the twins' tests."""
+    rng = random.Random(seed)
+    return tuple(rng.uniform(-0.5, 0.5) for _ in FEATURES)
 
 
 def _position(
@@ -44,16 +50,17 @@ def _position(
     st.integers(0, 4),
     st.sampled_from(["classic", "easy", "hard", "classic/equal"]),
     st.integers(0, 2),
+    st.sampled_from([0.0, 100.0]),
 )
 @settings(max_examples=70, deadline=None)
 def test_kernel_matches_ordered_twin(
-    seed: int, n_cards: int, steps: int, variant: str, depth: int
+    seed: int, n_cards: int, steps: int, variant: str, depth: int, bonus: float
 ) -> None:
     _, info = _position(seed, n_cards, steps, variant)
     assume(not info.is_over)
-    agent = FairAgent()
+    agent = FairAgent(weights={"win_bonus": bonus}, win_model=_model(seed))
     vals, _ = agent.search(info, depth)
-    twin = twin_values(info, depth, PAR)
+    twin = twin_values(info, depth, agent.par_for(str(info.variant)))
     assert [v.action for v in vals] == [a for a, _, _ in twin]
     for v, (_, tv, te) in zip(vals, twin, strict=True):
         assert abs(v.value - tv) < 1e-7, (info.to_text(), v, tv)
@@ -73,6 +80,7 @@ def test_leaf_kernel_matches_python(seed: int, n_bottom: int) -> None:
     w = rng.choice([0, *range(2, 11)])
     lk = 0 if not w else rng.choice([0, *range(2, 15)])
     equal = rng.randint(0, 1)
+    par = weights_array({"win_bonus": rng.choice([0.0, 100.0])}, _model(seed))
     cnt = np.zeros(K.NTYPES, np.int64)
     for c in unseen:
         cnt[card_type(c)] += 1
@@ -83,9 +91,9 @@ def test_leaf_kernel_matches_python(seed: int, n_bottom: int) -> None:
     word = 0
     for i, c in enumerate(room):
         word |= card_type(c) << (5 * i)
-    got = K.leaf(cnt, bot, bpos, word, len(room), h, w, lk, equal, PAR)
+    got = K.leaf(cnt, bot, bpos, word, len(room), h, w, lk, equal, par)
     reach = 0 if not w else (14 if not lk else (lk if equal else lk - 1))
-    want = leaf_value(cards, h, w, reach, PAR)
+    want = leaf_value(cards, h, w, reach, par)
     assert abs(got - want) < 1e-9
 
 
@@ -93,16 +101,18 @@ def test_leaf_kernel_matches_python(seed: int, n_bottom: int) -> None:
     st.integers(0, 10**6),
     st.integers(5, 8),
     st.sampled_from(["classic", "hard", "classic/equal"]),
+    st.sampled_from([0, 100]),
 )
 @settings(max_examples=25, deadline=None)
-def test_exact_values_match_brute_force(seed: int, n_cards: int, variant: str) -> None:
+def test_exact_values_match_brute_force(seed: int, n_cards: int, variant: str, bonus: int) -> None:
     """On small decks the agent's values are exact and equal the world-by-world brute force."""
     rng = random.Random(seed)
     deck = rng.sample(FULL_DECK, n_cards)
     s = sc.new_game(deck=deck, variant=variant, partial=True)
-    vals = FairAgent(node_budget=10**9).evaluate(InfoState.initial(s))
+    agent = FairAgent(node_budget=10**9, weights={"win_bonus": bonus})
+    vals = agent.evaluate(InfoState.initial(s))
     assert all(v.exact for v in vals)
-    brute = brute_values(s)
+    brute = brute_values(s, win_bonus=bonus)
     assert [v.action for v in vals] == [a for a, _ in brute]
     for v, (_, b) in zip(vals, brute, strict=True):
         assert abs(v.value - float(b)) < 1e-7
@@ -116,7 +126,7 @@ def test_exact_value_after_a_flee_with_known_bottom() -> None:
     bottom = info.bottom
     vals = FairAgent(node_budget=10**9).evaluate(info)
     assert all(v.exact for v in vals)
-    want = brute_value(s2, bottom)
+    want = brute_value(s2, bottom, int(DEFAULT_WEIGHTS["win_bonus"]))
     assert abs(max(v.value for v in vals) - float(want)) < 1e-9
 
 

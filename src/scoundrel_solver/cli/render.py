@@ -84,7 +84,8 @@ def print_fair(start: sc.State, seed: int | None, game: FairGame, best: SolveRes
 
 
 def print_advice(values: Sequence[tuple[str, float, bool]], as_json: bool) -> None:
-    """Each legal action's expected final score, best first (JSON: in legal-action order)."""
+    """Each legal action's value (expected score + win bonus x chance of winning), best
+    first (JSON: in legal-action order)."""
     if as_json:
         print(json.dumps([{"action": a, "value": v, "exact": e} for a, v, e in values]))
         return

@@ -97,12 +97,27 @@ from .._encoding import (
     type_value,
 )
 from .leaf import (
+    FEAT_ABSORB,
+    FEAT_BIAS,
+    FEAT_CARDS,
+    FEAT_HEALTH,
+    FEAT_LOW,
+    FEAT_MONSTER_COUNT,
+    FEAT_MONSTERS,
+    FEAT_POTIONS,
+    FEAT_REACH,
+    FEAT_TOP_MONSTER,
+    FEAT_TOP_WEAPON,
+    FEAT_WEAPON,
+    FEAT_WEAPONS,
     LEAF_ABSORB,
     LEAF_KILLS,
     LEAF_LOW_HEALTH,
+    LEAF_MODEL,
     LEAF_POTION,
     LEAF_SAFE_HEALTH,
     LEAF_WEAPON,
+    LEAF_WIN_BONUS,
 )
 
 NEG = -1.0e9
@@ -229,28 +244,37 @@ def leaf(
     equal: int,
     par: np.ndarray,
 ) -> float:
-    """Estimated final score between rooms (see ``scoundrel_solver.fair.leaf``)."""
+    """Estimated utility between rooms (see ``scoundrel_solver.fair.leaf``)."""
     msum = 0
     psum = 0
     wsum = 0
+    nmon = 0
+    npool = 0
+    wmax = 0
     present = 0  # bit v: a monster of value v is in the pool
     for t in range(NTYPES):
         c = cnt[t]
         if c:
+            npool += c
             if type_kind(t) == KIND_MONSTER:
                 msum += c * type_value(t)
+                nmon += c
                 present |= 1 << type_value(t)
             elif type_kind(t) == KIND_WEAPON:
                 wsum += c * type_value(t)
+                wmax = max(wmax, type_value(t))
             else:
                 psum += c * type_value(t)
     for k in range(bpos[0], bpos[1] + rn):
         t = bot[k] if k < bpos[1] else room_get(room, k - bpos[1])
+        npool += 1
         if type_kind(t) == KIND_MONSTER:
             msum += type_value(t)
+            nmon += 1
             present |= 1 << type_value(t)
         elif type_kind(t) == KIND_WEAPON:
             wsum += type_value(t)
+            wmax = max(wmax, type_value(t))
         else:
             psum += type_value(t)
     reach = reach_of(w, lk, equal)
@@ -262,10 +286,16 @@ def leaf(
             absorb += min(v, w)
             kills += 1
         v -= 1
+    mmax = 0
+    v = 14
+    while v >= 2 and mmax == 0:
+        if (present >> v) & 1:
+            mmax = v
+        v -= 1
     low = par[LEAF_SAFE_HEALTH] - h
     if low < 0.0:
         low = 0.0
-    return float(
+    value = float(
         h
         + par[LEAF_POTION] * psum
         + par[LEAF_ABSORB] * absorb
@@ -273,6 +303,26 @@ def leaf(
         - msum
         - par[LEAF_LOW_HEALTH] * low * low
     )
+    bonus = par[LEAF_WIN_BONUS]
+    if bonus == 0.0:
+        return value
+    m = LEAF_MODEL
+    z = (
+        par[m + FEAT_BIAS]
+        + par[m + FEAT_HEALTH] * h
+        + par[m + FEAT_MONSTERS] * msum
+        + par[m + FEAT_POTIONS] * psum
+        + par[m + FEAT_WEAPONS] * wsum
+        + par[m + FEAT_ABSORB] * absorb
+        + par[m + FEAT_WEAPON] * w
+        + par[m + FEAT_REACH] * reach
+        + par[m + FEAT_CARDS] * npool
+        + par[m + FEAT_MONSTER_COUNT] * nmon
+        + par[m + FEAT_TOP_MONSTER] * mmax
+        + par[m + FEAT_TOP_WEAPON] * wmax
+        + par[m + FEAT_LOW] * low * low
+    )
+    return float(value + bonus / (1.0 + np.exp(-z)))
 
 
 @jit
@@ -384,7 +434,8 @@ def _open_child(fi: np.ndarray, ff: np.ndarray, f: int, op: int) -> int:
 
 @jit_inline
 def _play_card(fi: np.ndarray, ff: np.ndarray, f: int, slot: int, with_weapon: int,
-               cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray) -> tuple[int, float]:
+               cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray,
+               par: np.ndarray) -> tuple[int, float]:
     """Resolve room card ``slot`` of decision ``f`` (a monster: with the weapon or not).
 
     Returns (GAME_OVER, final score), or SAME_ROOM / REFILL with frame ``f + 1``
@@ -418,7 +469,7 @@ def _play_card(fi: np.ndarray, ff: np.ndarray, f: int, slot: int, with_weapon: i
         return GAME_OVER, float(h - monsters_left(cnt, bot, bpos, room, rn))
     if rn == 0 and left == 0:
         bonus = val if kind == KIND_POTION and h == MAX_HEALTH else 0
-        return GAME_OVER, float(h + bonus)
+        return GAME_OVER, float(h + bonus) + par[LEAF_WIN_BONUS]
     c = _open_child(fi, ff, f, OP_DECIDE)
     fi[c, FI_ROOM] = room
     fi[c, FI_RN] = rn
@@ -477,7 +528,7 @@ def _decision_takes(fi: np.ndarray, ff: np.ndarray, f: int, value: float,
 
 @jit_inline
 def _next_card_move(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray, bot: np.ndarray,
-                    bpos: np.ndarray, cfg: np.ndarray) -> bool:
+                    bpos: np.ndarray, cfg: np.ndarray, par: np.ndarray) -> bool:
     """Push decision ``f``'s next card move that does not end the game (those are
     valued on the spot); False when none is left (the phase moves on)."""
     room = fi[f, FI_ROOM]
@@ -497,7 +548,7 @@ def _next_card_move(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray, bot
             continue
         if with_weapon and not (type_kind(t) == KIND_MONSTER and type_value(t) <= reach):
             continue
-        outcome, score = _play_card(fi, ff, f, slot, with_weapon, cnt, bot, bpos)
+        outcome, score = _play_card(fi, ff, f, slot, with_weapon, cnt, bot, bpos, par)
         if outcome == GAME_OVER:
             if score > ff[f, FV_BEST]:
                 ff[f, FV_BEST] = score
@@ -683,7 +734,7 @@ def run(
                 _decision_takes(fi, ff, f, value, bpos)
             returned = False
             if fi[f, FI_PHASE] == DECIDE_CARDS and _next_card_move(
-                fi, ff, f, cnt, bot, bpos, cfg
+                fi, ff, f, cnt, bot, bpos, cfg, par
             ):
                 sp += 1
                 continue
@@ -776,7 +827,7 @@ def search_root(
             v = run(1, fi, ff, done, saved, cnt, bot, bpos, cfg, par, stats, memo)
             bpos[1] = nbot
         else:
-            outcome, score = _play_card(fi, ff, 0, slots[a], modes[a], cnt, bot, bpos)
+            outcome, score = _play_card(fi, ff, 0, slots[a], modes[a], cnt, bot, bpos, par)
             if outcome == GAME_OVER:
                 v = score
             else:

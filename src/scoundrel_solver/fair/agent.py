@@ -11,17 +11,18 @@ needed a leaf evaluation is exact, and the agent reports that.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Literal
 
 import numpy as np
 
 from scoundrel_core import Action
 from scoundrel_core.info import InfoState
 
-from .._encoding import NTYPES, TYPE_BITS, card_type, flee_rule_code
+from .._encoding import FLEE_NEVER, NTYPES, TYPE_BITS, card_type, flee_rule_code
 from . import _kernel as K
-from .leaf import weights_array
+from .leaf import weights_array, win_model_for
 
 __all__ = ["ActionValue", "FairAgent", "card_type", "info_arrays", "root_frame"]
 
@@ -120,19 +121,35 @@ class FairAgent:
 
     def __init__(
         self,
-        node_budget: int = 200_000,
+        node_budget: int | None = None,
         max_depth: int | None = None,
         weights: dict[str, float] | None = None,
-        shallow_above: int = 24,
+        shallow_above: int | None = None,
+        win_model: Sequence[float] | Literal["shipped"] | None = "shipped",
     ) -> None:
         self.node_budget = node_budget
         self.max_depth = EXACT_DEPTH if max_depth is None else max_depth
         self.shallow_above = shallow_above
-        self.par = weights_array(weights)
+        self.weights = dict(weights or {})
+        self.win_model = win_model
+        if win_model is None:
+            self.weights.setdefault("win_bonus", 0.0)
+        self._pars: dict[str, np.ndarray] = {}
+        self.par_for("classic/strict")  # bad weights fail here, not in the first game
         self.nodes = 0
         self.memo_limit = 2_000_000
         self._memo = K.new_memo()
         self._memo_cfg: tuple[int, int] = (-1, -1)
+
+    def par_for(self, variant: str) -> np.ndarray:
+        """The kernel's ``par`` row for ``variant``: the weights and that variant's win model."""
+        if variant not in self._pars:
+            if self.win_model == "shipped":
+                model = win_model_for(variant)
+            else:
+                model = None if self.win_model is None else tuple(self.win_model)
+            self._pars[variant] = weights_array(self.weights, model)
+        return self._pars[variant]
 
     def reset(self, seed: int = 0) -> None:
         """Start a new game: forget the memo (also dropped past ``memo_limit`` entries)."""
@@ -163,23 +180,36 @@ class FairAgent:
         exact = np.zeros(len(acts), np.int64)
         stats = np.zeros(2, np.int64)
         K.search_root(
-            root_frame(info, depth), cnt, bot, slots, modes, cfg, self.par, out, exact, stats,
+            root_frame(info, depth), cnt, bot, slots, modes, cfg, self.par_for(str(info.variant)),
+            out, exact, stats,
             self._memo,
         )
         vals = [ActionValue(a, float(out[i]), bool(exact[i])) for i, a in enumerate(acts)]
         return vals, int(stats[K.ST_DECISIONS])
 
+    def limits(self, info: InfoState) -> tuple[int, int]:
+        """(node budget, shallow_above) for the position's variant: the given ones, else
+        200,000 and 24, or 500,000 and 36 where no room may be fled (``hard``: no flee
+        branches, so deeper searches are cheaper, and its games are short)."""
+        never_flee = flee_rule_code(info.variant) == FLEE_NEVER
+        budget = self.node_budget or (500_000 if never_flee else 200_000)
+        shallow = self.shallow_above if self.shallow_above is not None else (
+            36 if never_flee else 24
+        )
+        return budget, shallow
+
     def evaluate(self, info: InfoState) -> list[ActionValue]:
         """Every legal action valued by iterative deepening within the node budget."""
-        cap = 0 if len(info.unseen) > self.shallow_above else self.max_depth
+        budget, shallow = self.limits(info)
+        cap = 0 if len(info.unseen) > shallow else self.max_depth
         cap = min(cap, self.max_depth)
         depth = 0
         vals, nodes = self.search(info, depth)
         self.nodes += nodes
         while depth < cap and not all(v.exact for v in vals):
-            if predicted_nodes(info, depth + 1) > self.node_budget:
+            if predicted_nodes(info, depth + 1) > budget:
                 break
-            if nodes * 10 > self.node_budget:  # a deeper search costs at least that
+            if nodes * 10 > budget:  # a deeper search costs at least that
                 break
             depth += 1
             vals, nodes = self.search(info, depth)

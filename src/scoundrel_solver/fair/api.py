@@ -114,7 +114,11 @@ def play_fair(
 def advise(
     state_text: str | InfoState, agent: FairAgent | None = None
 ) -> list[tuple[str, float, bool]]:
-    """Each legal action's expected final score and whether that value is exact.
+    """Each legal action's value to the fair agent and whether that value is exact.
+
+    A value is the expected final score plus the agent's ``win_bonus`` (100 by
+    default) times the chance of winning: the agent plays to win first and
+    for the score second. Below, playing 4H wins with 2 health: 2 + 100.
 
     ``state_text`` is the info-state text of this module's docstring (or an
     InfoState). A position no game can reach raises
@@ -123,7 +127,7 @@ def advise(
 
     >>> advise("classic/strict health=5 weapon=- last=- potion=0 resolved=0 fled=0 "
     ...        "room=[4H 7C] dungeon=[]")
-    [('7C/f', -2.0, True), ('4H', 2.0, True)]
+    [('7C/f', -2.0, True), ('4H', 102.0, True)]
     """
     if isinstance(state_text, InfoState):
         info = state_text
@@ -133,7 +137,7 @@ def advise(
         raise sc.StateTextError(f"info-state text {state_text!r:.80} is not text")
     vals = (agent or FairAgent()).evaluate(info)
     for v in vals:
-        # Scores lie in -221..30 and leaf estimates near them; a value this low is
+        # Values lie in -221..30 + win bonus, leaf estimates near them; a value this low is
         # the search's "no line" sentinel (a guard: checked positions never give it).
         if not v.value > NO_VALUE:
             raise SolverError(f"no value for {v.action} in {info.to_text()}: got {v.value}")

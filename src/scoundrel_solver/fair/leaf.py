@@ -1,54 +1,78 @@
-"""The leaf evaluation of the depth-limited search, and its default weights.
+"""The leaf evaluation of the depth-limited search: a hand formula plus a learned win model.
 
-At a chance node the search cannot afford to expand, the value is an estimate
-of the final score from what is left: the *pool* (every card still in the room
-or the dungeon, seen or not), health ``h``, the weapon ``w`` and its reach::
+The agent's utility is the final score plus ``win_bonus`` (100) for a won
+game: it plays to win first and for the score second (a game is won or lost;
+the score only ranks games of the same outcome). Exact parts of the search
+use that utility as it is. At a chance node the search cannot afford to
+expand, the leaf estimates it from what the player knows between rooms: the
+*pool* (every card still in the room or the dungeon, seen or not), health
+``h``, the weapon ``w`` and its reach::
 
-    leaf = h - M + potion*P + absorb*A + weapon*W - low_health * max(0, safe_health - h)**2
+    leaf = score estimate + win_bonus * P(win)
+
+**The score estimate** is the hand formula of the first version::
+
+    h - M + potion*P + absorb*A + weapon*W - low_health * max(0, safe_health - h)**2
 
 - ``M``: sum of the monsters in the pool. Health minus M is the potential
   ``phi`` of the exact solver's bound (docs/solver.md): fighting barehanded
-  leaves it unchanged, so the leaf neither rewards nor punishes taking a hit
-  now versus later, and a loss scores exactly phi at the moment of death.
-- ``P``: sum of the potions in the pool, worth ``potion`` < 1 each because only
-  one potion heals per room and health is capped at 20 (drinking a 9 at 18
-  health now gains 2; keeping it in the pool is worth ``9 * potion``).
+  leaves it unchanged, and a loss scores exactly phi at the moment of death.
+- ``P``: sum of the potions in the pool, worth ``potion`` < 1 each (one heal
+  per room, health capped at 20).
 - ``A``: what the equipped weapon can still absorb: min(m, w) summed over the
-  ``kills`` strongest distinct monster values in the pool that it may still
-  fight (wear makes one weapon kill a decreasing chain of monsters, a few in
-  practice); each point is worth ``absorb``.
-- ``W``: sum of the weapons in the pool, each worth ``weapon`` per point (a
-  future weapon absorbs about that many times its value over its life).
-- the last term makes low health costly beyond phi: below ``safe_health`` one
-  bad room kills, and death forfeits every later heal and weapon.
+  ``kills`` strongest distinct monster values in the pool it may still fight.
+- ``W``: sum of the weapons in the pool, each worth ``weapon`` per point.
+- the last term makes low health costly beyond phi.
+
+Its weights were set by a coordinate search of the depth-0 agent on seeds
+20000-20399 (outside the evaluation range 0-9999).
+
+**The win model** is a logistic regression, ``P(win) = 1 / (1 + exp(-c . f))``,
+over the features ``FEATURES`` of the same position (health, the sums of the
+pool's monsters, potions and weapons, the weapon's absorption ``A``, weapon
+value and reach, cards and monsters left, the strongest monster and weapon
+left, and the low-health square). Every feature is a function of the pool,
+health, weapon and last kill: what the player knows, never the dungeon's
+order. The coefficients, one set per variant, ship in ``leaf_model.json``,
+fitted by ``scripts/train_fair_leaf.py`` on the outcomes of games played on
+seeds 22000 and up, with the label "this game was won" at every room boundary.
 
 All terms are sums over the pool, so the leaf is blind to where the cards lie:
 fleeing looks neutral to it and is judged by what the expanded rooms reveal.
-The weights were set by a coordinate search of the depth-0 agent on seeds
-20000-20399 (outside the evaluation range 0-9999): from potion=0.6 absorb=1
-weapon=1.5 low_health=0.3 safe_health=8 kills=3 (2.8% wins, mean -56.5) to the
-defaults below (9.0% wins, mean -41.2). The large ``safe_health`` says health
-is worth keeping high long before it is critical.
-
-Measured (``benchmarks/bench_fair.py``, classic, seeds 20000-20059): the leaf
-alone (depth 0 everywhere) wins 4 of 60; with the default deepening below 24
-unseen cards, 22 of 60; deepening below 40 unseen, 24 of 60 at six times the
-cost. The leaf is a cheap, consistent tie-breaker between rooms; the strength
-comes from expanding the next refill exactly.
 """
 
 from __future__ import annotations
 
+import functools
+import json
+import math
 from collections.abc import Iterable
+from importlib import resources
 from typing import Final
 
 import numpy as np
 
 from scoundrel_core import Card, Kind
 
-__all__ = ["DEFAULT_WEIGHTS", "LEAF_WEIGHTS", "leaf_value", "weights_array"]
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "FEATURES",
+    "LEAF_WEIGHTS",
+    "MODEL_FILE",
+    "leaf_features",
+    "leaf_value",
+    "shipped_models",
+    "weights_array",
+    "win_model_for",
+]
 
-LEAF_WEIGHTS: Final = ("potion", "absorb", "weapon", "low_health", "safe_health", "kills")
+MAX_WIN_BONUS: Final = 400.0
+MODEL_FILE: Final = "leaf_model.json"
+"""The shipped win models, one per variant (written by ``scripts/train_fair_leaf.py``)."""
+
+LEAF_WEIGHTS: Final = (
+    "potion", "absorb", "weapon", "low_health", "safe_health", "kills", "win_bonus"
+)
 """The weights by name, in the order of the kernel's ``par`` array (``LEAF_*``)."""
 LEAF_POTION: Final = 0
 LEAF_ABSORB: Final = 1
@@ -56,6 +80,29 @@ LEAF_WEAPON: Final = 2
 LEAF_LOW_HEALTH: Final = 3
 LEAF_SAFE_HEALTH: Final = 4
 LEAF_KILLS: Final = 5
+LEAF_WIN_BONUS: Final = 6
+LEAF_MODEL: Final = 7
+"""``par[LEAF_MODEL:]``: the coefficients of the win model, in ``FEATURES`` order."""
+
+FEATURES: Final = (
+    "bias", "health", "monsters", "potions", "weapons", "absorb", "weapon", "reach",
+    "cards", "monster_count", "top_monster", "top_weapon", "low",
+)
+"""What the win model sees of a position between rooms (all from the pool, the
+cards not yet resolved, which a player knows without seeing their order)."""
+FEAT_BIAS: Final = 0
+FEAT_HEALTH: Final = 1
+FEAT_MONSTERS: Final = 2
+FEAT_POTIONS: Final = 3
+FEAT_WEAPONS: Final = 4
+FEAT_ABSORB: Final = 5
+FEAT_WEAPON: Final = 6
+FEAT_REACH: Final = 7
+FEAT_CARDS: Final = 8
+FEAT_MONSTER_COUNT: Final = 9
+FEAT_TOP_MONSTER: Final = 10
+FEAT_TOP_WEAPON: Final = 11
+FEAT_LOW: Final = 12
 
 DEFAULT_WEIGHTS: Final[dict[str, float]] = {
     "potion": 0.9,
@@ -64,14 +111,17 @@ DEFAULT_WEIGHTS: Final[dict[str, float]] = {
     "low_health": 0.1,
     "safe_health": 14.0,
     "kills": 3.0,
+    "win_bonus": 100.0,
 }
 
 
-def weights_array(weights: dict[str, float] | None = None) -> np.ndarray:
+def weights_array(
+    weights: dict[str, float] | None = None, model: Iterable[float] | None = None
+) -> np.ndarray:
     """The weights in the kernel's ``par`` layout (unknown names are an error).
 
-    >>> weights_array({"kills": 2.0}).tolist()
-    [0.9, 1.0, 0.8, 0.1, 14.0, 2.0]
+    >>> weights_array({"kills": 2.0})[:LEAF_MODEL].tolist()
+    [0.9, 1.0, 0.8, 0.1, 14.0, 2.0, 100.0]
     """
     w = dict(DEFAULT_WEIGHTS)
     if weights:
@@ -81,26 +131,68 @@ def weights_array(weights: dict[str, float] | None = None) -> np.ndarray:
                 f"unknown leaf weights {sorted(bad)}; known: {', '.join(LEAF_WEIGHTS)}"
             )
         w.update(weights)
-    return np.array([w[name] for name in LEAF_WEIGHTS], np.float64)
+    if not 0.0 <= w["win_bonus"] <= MAX_WIN_BONUS:
+        # the kernel's memo marks inexact values by adding 1000: values must stay below 500
+        raise ValueError(f"win_bonus must be within 0..{MAX_WIN_BONUS:g}, got {w['win_bonus']}")
+    coef = np.zeros(len(FEATURES), np.float64) if model is None else np.array(list(model), float)
+    if coef.shape != (len(FEATURES),):
+        raise ValueError(f"a win model has {len(FEATURES)} coefficients, got {coef.shape}")
+    return np.concatenate([np.array([w[name] for name in LEAF_WEIGHTS], np.float64), coef])
+
+
+def leaf_features(pool: Iterable[Card], health: int, weapon: int, reach: int,
+                  kills: int = 3, safe_health: float = 14.0) -> list[float]:
+    """The win model's features of a position between rooms, in ``FEATURES`` order."""
+    cards = list(pool)
+    monsters = [c.value for c in cards if c.kind is Kind.MONSTER]
+    weapons = [c.value for c in cards if c.kind is Kind.WEAPON]
+    psum = sum(c.value for c in cards if c.kind is Kind.POTION)
+    values = sorted({v for v in monsters if v <= reach})
+    top = values[::-1][:kills] if weapon else []
+    low = max(0.0, safe_health - health)
+    return [
+        1.0, health, sum(monsters), psum, sum(weapons), sum(min(v, weapon) for v in top),
+        weapon, reach, len(cards), len(monsters), max(monsters, default=0),
+        max(weapons, default=0), low * low,
+    ]
 
 
 def leaf_value(
     pool: Iterable[Card], health: int, weapon: int, reach: int, par: np.ndarray
 ) -> float:
     """The leaf evaluation in plain Python (the reference twin of ``_kernel.leaf``)."""
-    cards = list(pool)
-    msum = sum(c.value for c in cards if c.kind is Kind.MONSTER)
-    psum = sum(c.value for c in cards if c.kind is Kind.POTION)
-    wsum = sum(c.value for c in cards if c.kind is Kind.WEAPON)
-    values = sorted({c.value for c in cards if c.kind is Kind.MONSTER and c.value <= reach})
-    top = values[::-1][: int(par[LEAF_KILLS])] if weapon else []
-    absorb = sum(min(v, weapon) for v in top)
-    low = max(0.0, float(par[LEAF_SAFE_HEALTH]) - health)
-    return float(
-        health
-        + par[LEAF_POTION] * psum
-        + par[LEAF_ABSORB] * absorb
-        + par[LEAF_WEAPON] * wsum
-        - msum
-        - par[LEAF_LOW_HEALTH] * low * low
+    f = leaf_features(pool, health, weapon, reach, int(par[LEAF_KILLS]),
+                      float(par[LEAF_SAFE_HEALTH]))
+    value = float(
+        f[FEAT_HEALTH]
+        + par[LEAF_POTION] * f[FEAT_POTIONS]
+        + par[LEAF_ABSORB] * f[FEAT_ABSORB]
+        + par[LEAF_WEAPON] * f[FEAT_WEAPONS]
+        - f[FEAT_MONSTERS]
+        - par[LEAF_LOW_HEALTH] * f[FEAT_LOW]
     )
+    bonus = float(par[LEAF_WIN_BONUS])
+    if bonus == 0.0:
+        return value
+    z = sum(float(c) * x for c, x in zip(par[LEAF_MODEL:], f, strict=True))
+    return value + bonus / (1.0 + math.exp(-z))
+
+
+@functools.cache
+def shipped_models() -> dict[str, tuple[float, ...]]:
+    """The win model coefficients shipped with the package, by variant ("classic/strict")."""
+    data = json.loads(resources.files(__package__).joinpath(MODEL_FILE).read_text())
+    if tuple(data["features"]) != FEATURES:
+        raise ValueError(f"{MODEL_FILE} was fitted on features {data['features']}, not {FEATURES}")
+    return {name: tuple(float(x) for x in m["coef"]) for name, m in data["models"].items()}
+
+
+def win_model_for(variant: str) -> tuple[float, ...] | None:
+    """The shipped win model of ``variant``, else of the same variant under the strict
+    weapon rule, else the classic/strict one (a model fitted on hard games did no
+    better there than the classic one), else None (the hand formula alone)."""
+    models = shipped_models()
+    for name in (variant, variant.split("/")[0] + "/strict", "classic/strict"):
+        if name in models:
+            return models[name]
+    return None

@@ -19,7 +19,7 @@ import scoundrel_core as sc
 from scoundrel_core import Action, Card, State
 from scoundrel_core.info import ChanceNode, InfoState, observe
 
-from .leaf import leaf_value
+from .leaf import LEAF_WIN_BONUS, leaf_value
 
 __all__ = ["brute_value", "brute_values", "twin_values"]
 
@@ -29,11 +29,12 @@ def twin_values(
 ) -> list[tuple[Action, float, bool]]:
     """Each legal action's value at ``depth`` (refills expanded) and whether it is exact."""
     memo: dict[tuple[object, int], tuple[float, bool]] = {}
+    bonus = float(par[LEAF_WIN_BONUS])
 
     def decide(i: InfoState, d: int) -> tuple[float, bool]:
         if i.is_over:
             assert i.score is not None
-            return float(i.score), True
+            return float(i.score) + (bonus if i.score > 0 else 0.0), True
         best, exact = -1e18, True
         for a in i.legal_actions():
             v, e = after(i.apply(a), d)
@@ -79,8 +80,11 @@ def _worlds(s: State, bottom: tuple[Card, ...]) -> list[State]:
     return worlds
 
 
-def brute_values(s: State, bottom: tuple[Card, ...] = ()) -> list[tuple[Action, Fraction]]:
-    """Exact value of each legal action for a player who knows all but the unseen order."""
+def brute_values(
+    s: State, bottom: tuple[Card, ...] = (), win_bonus: int = 0
+) -> list[tuple[Action, Fraction]]:
+    """Exact value of each legal action for a player who knows all but the unseen order
+    (the expected final score, plus ``win_bonus`` per won game)."""
     memo: dict[InfoState, Fraction] = {}
 
     def action_value(info: InfoState, a: Action, worlds: list[State]) -> Fraction:
@@ -96,7 +100,7 @@ def brute_values(s: State, bottom: tuple[Card, ...] = ()) -> list[tuple[Action, 
     def value(info: InfoState, worlds: list[State]) -> Fraction:
         if info.is_over:
             assert info.score is not None
-            return Fraction(info.score)
+            return Fraction(info.score + (win_bonus if info.score > 0 else 0))
         if info in memo:
             return memo[info]
         v = max(action_value(info, a, worlds) for a in info.legal_actions())
@@ -108,9 +112,9 @@ def brute_values(s: State, bottom: tuple[Card, ...] = ()) -> list[tuple[Action, 
     return [(a, action_value(info0, a, worlds)) for a in info0.legal_actions()]
 
 
-def brute_value(s: State, bottom: tuple[Card, ...] = ()) -> Fraction:
-    """The exact expected score of optimal fair play from ``s``."""
+def brute_value(s: State, bottom: tuple[Card, ...] = (), win_bonus: int = 0) -> Fraction:
+    """The exact expected score (plus ``win_bonus`` per win) of optimal fair play from ``s``."""
     if s.is_over:
         assert s.score is not None
-        return Fraction(s.score)
-    return max(v for _, v in brute_values(s, bottom))
+        return Fraction(s.score + (win_bonus if s.score > 0 else 0))
+    return max(v for _, v in brute_values(s, bottom, win_bonus))

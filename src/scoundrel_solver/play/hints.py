@@ -28,7 +28,8 @@ class Hints:
         self._agent: FairAgent | None = None
 
     def values(self, game: Session) -> list[ActionValue]:
-        """Every legal action's expected final score, in the order of ``game.legal()``."""
+        """Every legal action's value to the fair agent (expected final score plus the
+        win bonus times the chance of winning), in the order of ``game.legal()``."""
         if self._agent is None:
             self._agent = FairAgent(node_budget=self.node_budget)
         return self._agent.evaluate(game.info)

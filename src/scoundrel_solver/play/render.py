@@ -23,6 +23,7 @@ import scoundrel_core as sc
 from scoundrel_core import Card, Kind
 
 from ..explain import action_effect, weapon_text
+from ..fair.leaf import DEFAULT_WEIGHTS
 from .session import Session
 
 if TYPE_CHECKING:  # the review and the agent pull in numba: load them only when used
@@ -52,10 +53,11 @@ Commands (one per line):
   7D  5H       equip a weapon, drink a potion (cards as rank then suit: 10C, QS, AS)
   KS/w  KS/f   fight a monster with the weapon (/w) or barehanded (/f)
   flee         send the whole room to the bottom of the dungeon
-  hint         every legal action with the fair agent's expected final score, best
-               first, marked exact or estimated. The fair agent sees only what you
-               see (never the order of the dungeon); the exact solver, which does
-               see it, is used only for the review after the game.
+  hint         every legal action with the fair agent's value (expected final score
+               plus 100 x the chance of winning), best first, marked exact or
+               estimated. The fair agent sees only what you see (never the order
+               of the dungeon); the exact solver, which does see it, is used
+               only for the review after the game.
   undo [N]     take back the last N actions (default 1)
   save FILE    write the game so far as a game record (JSON)
   help         this text
@@ -134,7 +136,8 @@ def render_hint(game: Session, values: Sequence[ActionValue], pal: Palette) -> l
     """The fair agent's values, best first, with the action numbers of the list."""
     number = {a: i for i, a in enumerate(game.legal(), 1)}
     ranked = sorted(values, key=lambda v: (-v.value, int(v.action)))
-    lines = ["Fair agent (sees only what you see), expected final score:"]
+    lines = ["Fair agent (sees only what you see), value = expected final score"
+             f" + {DEFAULT_WEIGHTS['win_bonus']:g} x chance of winning:"]
     for v in ranked:
         how = "exact" if v.exact else "estimated"
         lines.append(pal.paint(f"  {number[v.action]:>2}  {v.action!s:<6} {v.value:8.2f}  {how}"))
