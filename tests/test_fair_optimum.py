@@ -33,7 +33,7 @@ from scoundrel_solver.fair.reference import brute_value
 
 # Few values, both monster suits: tiny decks with two monsters of one value
 # (one chance outcome, two cards) come up often.
-POOL = [sc.parse_card(t) for t in "2C 3C 5C 9C KC 2S 3S 5S 9S QS 2D 5D 8D 3H 6H 9H".split()]
+POOL = list(sc.parse_deck("2C 3C 5C 9C KC 2S 3S 5S 9S QS 2D 5D 8D 3H 6H 9H", partial=True))
 VARIANTS = ["classic", "hard", "classic/equal"]
 
 
