@@ -179,6 +179,9 @@ def test_opening_is_the_first_room_as_chance() -> None:
 def test_easy_is_refused_by_name() -> None:
     with pytest.raises(SolverError, match="easy"):
         fair_optimum("5C 3H 7D 2S 9C", "easy")
+    info = InfoState.initial(sc.new_game(deck="5C 3H 7D 2S 9C", partial=True, variant="easy"))
+    with pytest.raises(SolverError, match="easy"):
+        agent_value(GreedyAgent(), info)
 
 
 @pytest.mark.parametrize("size", [1, 5, 8, 13, 20, 44])

@@ -137,11 +137,6 @@ def opening(
     (4, 5, ())
     """
     s = sc.new_game(deck=cards, partial=True, variant=variant, weapon_rule=weapon_rule)
-    if s.variant.may_flee_twice:
-        raise SolverError(
-            f"variant {s.variant} lets a room be fled again and again: its information "
-            "states form cycles, which the exact optimum does not handle"
-        )
     info = InfoState.initial(s)
     # The deal is chance too: put the first room back among the unseen cards.
     base = replace(info, room=(), unseen=info.unseen | frozenset(info.room))
@@ -149,9 +144,15 @@ def opening(
 
 
 def _start(start: Node | Sequence[Card | str] | str, variant: str) -> Node:
-    if isinstance(start, (InfoState, ChanceNode)):
-        return start
-    return opening(start, variant)
+    """The root of a walk: a deck's opening, or the given position (with its own variant)."""
+    node = start if isinstance(start, (InfoState, ChanceNode)) else opening(start, variant)
+    v = node.base.variant if isinstance(node, ChanceNode) else node.variant
+    if v.may_flee_twice:
+        raise SolverError(
+            f"variant {v} lets a room be fled again and again: its information "
+            "states form cycles, which the exact walk does not handle"
+        )
+    return node
 
 
 def settled(x: Node) -> Node:
@@ -210,7 +211,7 @@ def fair_optimum(
     """Exhaustive expectimax: the optimal expected score and the optimal win probability.
 
     ``start`` is a deck (shuffled uniformly; see :func:`opening`), or an
-    information state or chance node to solve from.
+    information state or chance node to solve from (``variant`` is then its own).
     """
     root = _start(start, variant)
     memo: dict[Hashable, tuple[float, float, float]] = {}
