@@ -262,6 +262,12 @@ def agent_value(
     distinct information state, the agent being a function of what the
     player knows), and every chance outcome is followed with its probability.
     ``agent.reset(seed)`` is called once, before the walk.
+
+    The walk shows the agent one position for what may be several in a real
+    game: a room it cannot flee in card-id order (:func:`settled`), and of two
+    equal cards the lower id drawn first. So the value is exact for agents
+    whose choice does not depend on those (the project's agents: the tests
+    compare with playing every order of small decks).
     """
     root = _start(start, variant)
     agent.reset(seed)
