@@ -87,3 +87,26 @@ def test_resume_keeps_the_decks_done_and_plays_the_rest(tmp_path: Path) -> None:
     # a resumed run with nothing missing replays nothing (its timings are kept)
     assert fr.main([*base, "--decks", "2", "--resume"]) == 0
     assert _read(decks) == both and _read(table)[0]["decks"] == "2"
+
+
+def test_ctrl_c_keeps_the_decks_done_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fr = _script()
+    real = fr.fair_optimum
+    calls = []
+
+    def stop_at_the_second_deck(*args: object, **kw: object) -> object:
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kw)
+
+    monkeypatch.setattr(fr, "fair_optimum", stop_at_the_second_deck)
+    decks = tmp_path / "d.csv"
+    argv = ["--sizes", "5", "--decks", "3", "--agent", "greedy", "--quiet",
+            "--csv", str(tmp_path / "t.csv"), "--decks-csv", str(decks)]
+    assert fr.main(argv) == 130
+    err = capsys.readouterr().err.strip()
+    assert "1 decks saved" in err and str(decks) in err and "\n" not in err
+    assert len(_read(decks)) == 1 and not (tmp_path / "t.csv").exists()
