@@ -1,7 +1,7 @@
 """The fair agents' regret against the exact fair optimum, on reduced decks.
 
-    python scripts/fair_regret.py                       # the README table (sizes 6,8)
-    python scripts/fair_regret.py --sizes 6,8,10 --decks 3
+    python scripts/fair_regret.py                       # the README table (6, 7, 8 cards)
+    python scripts/fair_regret.py --sizes 6,8 --decks 3
     python scripts/fair_regret.py --agent fair --weights leaf.json   # a new leaf
     python scripts/fair_regret.py --agent my_pkg.my_module:make_agent
 
@@ -300,9 +300,9 @@ def run(args: argparse.Namespace, rows: list[Row]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("--sizes", default="6,8", help="deck sizes, comma-separated (default 6,8)")
-    p.add_argument("--decks", default="4",
-                   help="decks per size: one number, or one per size (6,6,2); default 4")
+    p.add_argument("--sizes", default="6,7,8", help="deck sizes, comma-separated (default 6,7,8)")
+    p.add_argument("--decks", default="10,6,10",
+                   help="decks per size: one number, or one per size (default 10,6,10)")
     p.add_argument("--seed", type=int, default=0, help="deck seed (default 0)")
     p.add_argument("--variant", default="classic", help="classic or hard, /strict or /equal")
     p.add_argument("--agent", action="append", help="agent spec, repeatable (see above)")
