@@ -9,7 +9,8 @@ resumes: games already in the file for the same agent and samples are
 skipped); ``--part i/n`` plays only the seeds equal to i modulo n, so n
 processes can share a range. ``table`` prints, per agent and sample count, the seeds played,
 wins, win rate with its 95% Wilson interval, mean score, and the median
-seconds per game and per decision. Classic/strict deals, one process.
+CPU seconds per game (wall time on a shared machine measures the load) and
+the median wall seconds per decision. Classic/strict deals, one process.
 """
 
 from __future__ import annotations
@@ -67,11 +68,12 @@ def play(args: argparse.Namespace) -> None:
             continue
         timed = Timed(pimc if pimc is not None else FairAgent())
         before = (pimc.stats.solves, pimc.stats.unproven) if pimc else (0, 0)
-        t = time.perf_counter()
+        t, cpu = time.perf_counter(), time.process_time()
         g = play_with(timed, seed)
         row: dict[str, Any] = {
             "agent": args.agent, "samples": samples, "seed": seed, "won": g.won,
             "score": g.score, "decisions": len(g.actions), "seconds": time.perf_counter() - t,
+            "cpu_seconds": time.process_time() - cpu,
             "decision_seconds": [round(x, 4) for x in timed.seconds],
         }
         if pimc is not None:
@@ -88,8 +90,8 @@ def table(args: argparse.Namespace) -> None:
     for r in rows:
         groups.setdefault((r["agent"], r["samples"]), []).append(r)
     common = set.intersection(*({r["seed"] for r in g} for g in groups.values()))
-    print(f"| agent | K | seeds | wins | rate (95% CI) | mean score | s/game (median) "
-          f"| s/decision (median) | solves cut short |  (common seeds: {len(common)})")
+    print(f"| agent | K | seeds | wins | rate (95% CI) | mean score | CPU s/game (median) "
+          f"| wall s/decision (median) | searches cut short |  (common seeds: {len(common)})")
     print("|---|---|---|---|---|---|---|---|---|")
     for (agent, k), g in sorted(groups.items()):
         for label, sel in (("all", g), ("common", [r for r in g if r["seed"] in common])):
@@ -105,8 +107,15 @@ def table(args: argparse.Namespace) -> None:
             cut = f"{sum(r.get('unproven', 0) for r in sel)} of {solves}"
             print(f"| {agent} | {k or '-'} | {span} | {wins}/{n} | {wins / n:.1%} "
                   f"({lo:.1%}-{hi:.1%}) | {statistics.mean(r['score'] for r in sel):.1f} "
-                  f"| {statistics.median(r['seconds'] for r in sel):.2f} "
+                  f"| {_median_cpu(sel)} "
                   f"| {statistics.median(dec):.3f} | {cut if agent == 'pimc' else '-'} |")
+
+
+def _median_cpu(rows: list[dict[str, Any]]) -> str:
+    """Median CPU seconds per game over the rows that recorded it (the machine is shared:
+    wall time says more about the load than about the agent)."""
+    cpu = [r["cpu_seconds"] for r in rows if "cpu_seconds" in r]
+    return f"{statistics.median(cpu):.2f} ({len(cpu)} games)" if cpu else "-"
 
 
 def main() -> None:

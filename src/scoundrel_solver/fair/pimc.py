@@ -36,7 +36,7 @@ from scoundrel_core import Action, Card, State
 from scoundrel_core.info import InfoState
 
 from ..errors import SolverError
-from ..solve import solve
+from ..solve import is_winnable, solve, solve_value
 
 __all__ = ["ActionTally", "PimcAgent", "PimcStats", "best_tally", "sample_orders",
            "tally_actions", "world"]
@@ -49,33 +49,36 @@ ones need millions to prove their exact (very negative) score."""
 
 @dataclass(frozen=True)
 class ActionTally:
-    """One action over the sampled dungeons: wins, summed final score, and how many
-    solves a node limit cut short (their score is then the best line found, a lower bound)."""
+    """One action over the sampled dungeons: wins, summed final score (None where it
+    was not needed), and how many solves a node limit cut short (their score is then
+    the best line found, a lower bound, and a win may be missed)."""
 
     action: Action
     wins: int
-    total_score: int
+    total_score: int | None
     samples: int
     unproven: int
 
     @property
-    def mean_score(self) -> float:
-        return self.total_score / self.samples
+    def mean_score(self) -> float | None:
+        return None if self.total_score is None else self.total_score / self.samples
 
     @property
-    def key(self) -> tuple[int, int, int]:
-        """Most wins, then best score (the same dungeons for every action), then lowest action."""
-        return (self.wins, self.total_score, -int(self.action))
+    def key(self) -> tuple[int, float, int]:
+        """Most wins, then best score (the same dungeons for every action), then lowest
+        action. A tally without a score never ties on wins with one that has it."""
+        total = float("-inf") if self.total_score is None else self.total_score
+        return (self.wins, total, -int(self.action))
 
 
 @dataclass
 class PimcStats:
-    """What the agent did since it was built: decisions, solves, and solves cut short."""
+    """What the agent did since it was built: decisions, searches of the exact solver,
+    and positions whose search a node limit cut short (with their text)."""
 
     decisions: int = 0
     solves: int = 0
     unproven: int = 0
-    nodes: int = 0
     unproven_positions: list[str] = field(default_factory=list)
 
 
@@ -132,37 +135,73 @@ def sample_orders(info: InfoState, samples: int, seed: int = 0) -> list[tuple[Ca
     return orders
 
 
+def _score(
+    nxt: State, max_nodes: int | None, stats: PimcStats, won: bool | None = None
+) -> tuple[int, bool]:
+    """The best score after a move and whether it is proven; a search cut short falls
+    back to :func:`solve`, whose best line found is a lower bound. ``won``: whether
+    the position is known to be won (a known loss is searched faster)."""
+    if nxt.is_over:
+        assert nxt.score is not None
+        return nxt.score, True
+    stats.solves += 1
+    value = solve_value(nxt, max_nodes, won)
+    if value is not None:
+        return value, True
+    stats.unproven += 1
+    stats.unproven_positions.append(nxt.to_text())
+    return solve(nxt, max_nodes=max_nodes).best_score, False
+
+
+def _wins(nxt: State, max_nodes: int | None, stats: PimcStats) -> tuple[bool, int | None, bool]:
+    """Whether the rest is won, the score if it came for free, and whether it is proven."""
+    if nxt.is_over:
+        assert nxt.score is not None
+        return nxt.score > 0, nxt.score, True
+    stats.solves += 1
+    won = is_winnable(nxt, max_nodes)
+    if won is not None:
+        return won, None, True
+    score, proven = _score(nxt, max_nodes, stats)
+    return score > 0, score, proven
+
+
 def tally_actions(
     info: InfoState,
     orders: Sequence[Sequence[Card]],
     max_nodes: int | None = DEFAULT_MAX_NODES,
     stats: PimcStats | None = None,
+    all_scores: bool = False,
 ) -> list[ActionTally]:
     """Each legal action (in ``legal_actions`` order) played in every dungeon of ``orders``
-    and the rest solved exactly (a solve cut short by ``max_nodes`` counts its best line)."""
+    and the rest solved exactly (a solve cut short by ``max_nodes`` counts its best line).
+
+    Wins come first: each sample asks only "is it won?" (cheap, see
+    :func:`~scoundrel_solver.solve.is_winnable`). Exact scores are computed only
+    where they decide (the actions tied on most wins), unless ``all_scores``;
+    the other tallies have ``total_score`` None.
+    """
+    st = stats if stats is not None else PimcStats()
     worlds = [world(info, o) for o in orders]
+    acts = info.legal_actions()
+    if not acts:
+        return []
+    after = [[sc.apply(w, a) for w in worlds] for a in acts]
+    wins = [[_wins(nxt, max_nodes, st) for nxt in row] for row in after]
+    counts = [sum(won for won, _, _ in row) for row in wins]
+    top = max(counts)
     out = []
-    for a in info.legal_actions():
-        wins = total = unproven = 0
-        for w in worlds:
-            nxt = sc.apply(w, a)
-            if nxt.is_over:
-                score = nxt.score
-                assert score is not None
-            else:
-                r = solve(nxt, max_nodes=max_nodes)
-                score = r.best_score
-                if stats is not None:
-                    stats.solves += 1
-                    stats.nodes += r.nodes
-                if not r.proven:
-                    unproven += 1
-                    if stats is not None:
-                        stats.unproven += 1
-                        stats.unproven_positions.append(nxt.to_text())
-            wins += score > 0
-            total += score
-        out.append(ActionTally(a, wins, total, len(worlds), unproven))
+    for a, row, res, n in zip(acts, after, wins, counts, strict=True):
+        unproven = sum(not ok for _, _, ok in res)
+        total: int | None = None
+        if all_scores or (n == top and counts.count(top) > 1):
+            total = 0
+            for nxt, (won, score, ok) in zip(row, res, strict=True):
+                if score is None:
+                    score, ok = _score(nxt, max_nodes, st, won)
+                    unproven += not ok
+                total += score
+        out.append(ActionTally(a, n, total, len(worlds), unproven))
     return out
 
 
@@ -204,10 +243,10 @@ class PimcAgent:
         """A new game. The game's seed is ignored on purpose: it determines the deal."""
         del seed
 
-    def evaluate(self, info: InfoState) -> list[ActionTally]:
-        """Each legal action's tally over this decision's samples."""
+    def evaluate(self, info: InfoState, all_scores: bool = False) -> list[ActionTally]:
+        """Each legal action's tally over this decision's samples (see :func:`tally_actions`)."""
         orders = sample_orders(info, self.samples, self.seed)
-        return tally_actions(info, orders, self.max_nodes, self.stats)
+        return tally_actions(info, orders, self.max_nodes, self.stats, all_scores)
 
     def choose(self, info: InfoState) -> tuple[Action, bool]:
         acts = info.legal_actions()
