@@ -41,7 +41,7 @@ from .errors import SolverError
 from .result import SolveResult
 from .table import DEFAULT_TABLE_MIB, TranspositionTable, check_table_mib
 
-__all__ = ["card_type", "solve", "state_row"]
+__all__ = ["card_type", "is_winnable", "solve", "solve_value", "state_row"]
 
 _tables: dict[int, TranspositionTable] = {}
 _workspace: list[tuple[np.ndarray, ...]] = []
@@ -134,6 +134,73 @@ def _start_state(
         seed = int(game_or_deck)  # numpy integers too
         return sc.new_game(seed=seed, variant=v), seed
     return sc.new_game(deck=game_or_deck, variant=v), None
+
+
+def _setup(
+    start: State, max_nodes: int | None, deadline_at: float | None = None,
+    table_mib: int = DEFAULT_TABLE_MIB, cards: Cards | None = None,
+) -> tuple[TranspositionTable, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """The kernel's inputs for a search from ``start`` (not over): table, globals,
+    deadline, line buffers, root row, and the root's static upper bound."""
+    v = start.variant
+    table = _table(table_mib)
+    g = np.zeros(k.NG, np.int64)
+    g[k.G_STAMP] = table.next_stamp()
+    g[k.G_MAX_NODES] = max_nodes if max_nodes is not None else NO_NODE_LIMIT
+    g[k.G_FLEE_RULE] = flee_rule_code(v)
+    g[k.G_EQUAL] = int(v.equal_wear)
+    g[k.G_BUCKET_MASK] = table.bucket_mask
+    g[k.G_NEXT_CHECK] = 1
+    g[k.G_HAS_DEADLINE] = int(deadline_at is not None)
+    g[k.G_BEST] = k.NEG_INF
+    deadline = np.array([deadline_at or 0.0])
+    path = np.zeros(k.MAX_DEPTH, np.int64)
+    best_path = np.zeros(k.MAX_DEPTH, np.int64)
+    row = state_row(start, cards)
+    root_bound = int(upper_bound(row[P_REM], row[P_HP], row[P_W], row[P_CAP], int(v.equal_wear)))
+    return table, g, deadline, path, best_path, row, root_bound
+
+
+def solve_value(
+    state: State, max_nodes: int | None = None, winnable: bool | None = None
+) -> int | None:
+    """The best score from a running position with the whole dungeon known, or None if
+    ``max_nodes`` stopped the search first. No line is built: for callers that solve
+    many positions and need only the number (:func:`solve` for the line).
+
+    ``winnable``: the answer of :func:`is_winnable` if the caller has it. A lost
+    position is then searched once with a full window under the proven bound 0
+    (a descent of null-window questions from the top would take many steps down
+    to a loss's score, far below 0).
+    """
+    if state.is_over:
+        raise SolverError(f"solve_value needs a running game, not {state}")
+    table, g, deadline, path, best_path, row, root_bound = _setup(state, max_nodes)
+    if winnable is False:
+        g[k.G_BETA] = min(root_bound, 0)
+        value = _run(row, k.NEG_INF, g, deadline, path, best_path, table)
+    else:
+        value, _ = _search_value(row, root_bound, g, deadline, path, best_path, table)
+    return None if g[k.G_ABORT] else value
+
+
+def is_winnable(state: State, max_nodes: int | None = None) -> bool | None:
+    """Whether some line from a running position wins (scores above 0) with the whole
+    dungeon known, or None if ``max_nodes`` stopped the search first.
+
+    One null-window question "is the value at least 1?", capped at 1: a won line
+    ends the search at once, and a lost position needs no exact score.
+    """
+    if state.is_over:
+        raise SolverError(f"is_winnable needs a running game, not {state}")
+    table, g, deadline, path, best_path, row, root_bound = _setup(state, max_nodes)
+    if root_bound < 1:
+        return False
+    # The cap of 1 is not a proven bound on the value, but it caps every position
+    # alike: the search then answers the question for min(value, 1), which is ours.
+    g[k.G_BETA] = 1
+    v = _run(row, 0, g, deadline, path, best_path, table)
+    return None if g[k.G_ABORT] else v >= 1
 
 
 NO_NODE_LIMIT = 1 << 62
@@ -320,21 +387,10 @@ def solve(
         assert score is not None
         return result(score, score, True, [], 0, None)
 
-    table = _table(table_mib)
-    g = np.zeros(k.NG, np.int64)
-    g[k.G_STAMP] = table.next_stamp()
-    g[k.G_MAX_NODES] = max_nodes if max_nodes is not None else NO_NODE_LIMIT
-    g[k.G_FLEE_RULE] = flee_rule_code(v)
-    g[k.G_EQUAL] = int(v.equal_wear)
-    g[k.G_BUCKET_MASK] = table.bucket_mask
-    g[k.G_NEXT_CHECK] = 1
-    g[k.G_HAS_DEADLINE] = int(max_seconds is not None)
-    g[k.G_BEST] = k.NEG_INF
-    deadline = np.array([t0 + (max_seconds or 0.0)])
-    path = np.zeros(k.MAX_DEPTH, np.int64)
-    best_path = np.zeros(k.MAX_DEPTH, np.int64)
-    row = state_row(start, cards)
-    root_bound = int(upper_bound(row[P_REM], row[P_HP], row[P_W], row[P_CAP], int(v.equal_wear)))
+    table, g, deadline, path, best_path, row, root_bound = _setup(
+        start, max_nodes, t0 + max_seconds if max_seconds is not None else None, table_mib,
+        cards,
+    )
     value, proven_bound = _search_value(row, root_bound, g, deadline, path, best_path, table)
     nodes = int(g[k.G_NODES])
     if g[k.G_ABORT]:

@@ -1,13 +1,16 @@
 """``scoundrel-eval``: play many deals with a fair agent and report how it does.
 
-    scoundrel-eval --agent fair|greedy|random --seeds 0:10000 [--variant classic]
+    scoundrel-eval --agent fair|pimc|greedy|random --seeds 0:10000 [--variant classic]
                    [--weapon-rule strict] [--json] [--perfect] [--jobs N] [--quiet]
 
 Every agent sees only the information state. The report gives the win rate
 with a 95% Wilson interval, the mean and median score and the seconds per
 game; ``--perfect`` adds the share of the same deals winnable with the whole
 dungeon known (from ``scoundrel_solver.solve``). ``--budget``, ``--depth``
-and ``--shallow-above`` tune the fair agent and apply to it alone.
+and ``--shallow-above`` tune the fair agent and apply to it alone;
+``--samples`` (dungeons sampled per decision, default 16) tunes the
+perfect-information Monte Carlo agent ``pimc`` alone (slow: tens of seconds
+per game).
 
 Exit codes: 0 success, 2 bad input (one line on stderr), 130 Ctrl-C (one
 line; nothing is saved, the report is only printed at the end).
@@ -41,8 +44,9 @@ from .options import (
 __all__ = ["main"]
 
 PROG = "scoundrel-eval"
-AGENTS = ("fair", "greedy", "random")
+AGENTS = ("fair", "pimc", "greedy", "random")
 _FAIR_OPTIONS = {"budget": "node_budget", "depth": "max_depth", "shallow_above": "shallow_above"}
+_PIMC_OPTIONS = {"samples": "samples"}
 
 
 def _play_one(task: tuple[str, int, str, str, dict[str, Any]]) -> Outcome:
@@ -103,7 +107,7 @@ def _perfect_share(seeds: SeedRange, variant: str, weapon_rule: str) -> float:
 
 def build_parser() -> Parser:
     p = Parser(prog=PROG, description="Evaluate a fair (no peeking) Scoundrel agent.")
-    p.add_argument("--agent", default="fair", choices=AGENTS, help="fair, greedy or random")
+    p.add_argument("--agent", default="fair", choices=AGENTS, help="fair, pimc, greedy or random")
     add_seeds_option(p, "seed range A:B (B excluded), default 0:100", default="0:100")
     add_variant_options(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -116,6 +120,8 @@ def build_parser() -> Parser:
                    help="fair: maximum depth (refills)")
     p.add_argument("--shallow-above", metavar="CARDS", type=non_negative_int, default=None,
                    help="fair: depth 0 while more cards than this are unseen")
+    p.add_argument("--samples", metavar="K", type=positive_int, default=None,
+                   help="pimc: dungeons sampled per decision (default 16)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 
@@ -127,8 +133,11 @@ def _main(argv: Sequence[str] | None) -> int:
     seeds: SeedRange = args.seeds
     v = variant_from(args)
     if args.agent != "fair":
-        refuse(args, _FAIR_OPTIONS, f"to --agent {args.agent} (it has no search to tune)")
-    opts = {kw: getattr(args, dest) for dest, kw in _FAIR_OPTIONS.items()
+        refuse(args, _FAIR_OPTIONS, f"to --agent {args.agent} (only to --agent fair)")
+    if args.agent != "pimc":
+        refuse(args, _PIMC_OPTIONS, f"to --agent {args.agent} (only to --agent pimc)")
+    tuning = _FAIR_OPTIONS if args.agent == "fair" else _PIMC_OPTIONS
+    opts = {kw: getattr(args, dest) for dest, kw in tuning.items()
             if getattr(args, dest) is not None}
     perfect: float | None = None
     if args.perfect:

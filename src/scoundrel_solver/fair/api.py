@@ -21,6 +21,7 @@ from scoundrel_core.info import InfoState, observe, parse_info_text
 from ..errors import SolverError
 from .agent import FairAgent
 from .baselines import GreedyAgent, RandomAgent
+from .pimc import PimcAgent
 
 __all__ = ["MAX_ACTIONS", "Agent", "FairGame", "advise", "make_agent", "play_fair", "play_with"]
 
@@ -53,11 +54,14 @@ class FairGame:
 
 
 def make_agent(name: str, **opts: Any) -> Agent:
-    """``fair`` (options of :class:`FairAgent`), ``greedy`` or ``random``."""
+    """``fair`` (options of :class:`FairAgent`), ``pimc`` (options of
+    :class:`~.pimc.PimcAgent`: samples, max_nodes, seed), ``greedy`` or ``random``."""
     if name == "fair":
         return FairAgent(**opts)
+    if name == "pimc":
+        return PimcAgent(**opts)
     if name not in ("greedy", "random"):
-        raise SolverError(f"unknown agent {name!r}; known: fair, greedy, random")
+        raise SolverError(f"unknown agent {name!r}; known: fair, pimc, greedy, random")
     if opts:
         raise SolverError(f"agent {name!r} takes no options, got {sorted(opts)}")
     return GreedyAgent() if name == "greedy" else RandomAgent()

@@ -1,0 +1,260 @@
+"""Perfect-information Monte Carlo (PIMC): a fair yardstick that samples the hidden order.
+
+At a decision the agent deals ``samples`` dungeons consistent with what the
+player knows (the unseen cards in a uniformly random order above the known
+fled bottom), applies each legal action in each of them, solves the rest
+exactly with the perfect-information solver (:func:`scoundrel_solver.solve`)
+and plays the action that wins in the most dungeons; ties go to the best mean
+score, then to the lowest action. Every action is scored on the same dungeons
+(common random numbers), so their differences are not sampling noise between
+actions. When there are no more orders than ``samples`` (few unseen cards)
+every order is used once instead, and the tally is exact.
+
+No peeking: the samples come from a generator seeded by a hash of the
+information state's text and the agent's own seed, so two deals that share
+everything the player has seen get the same samples and the same decisions.
+
+What PIMC gets wrong (strategy fusion): each sampled dungeon is solved as if
+the player knew its whole order from now on. An action that keeps options
+open until a card shows itself is worth no more to it than one that commits
+now, and a line that would need to guess (a flee, which room card to keep)
+is credited with the guess that suits each sample. Its win counts are thus
+optimistic, and it can prefer a move that is only good with foresight.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import scoundrel_core as sc
+from scoundrel_core import Action, Card, State
+from scoundrel_core.info import InfoState
+
+from ..errors import SolverError
+from ..solve import is_winnable, solve, solve_value
+
+__all__ = ["ActionTally", "PimcAgent", "PimcStats", "best_tally", "sample_orders",
+           "tally_actions", "world"]
+
+DEFAULT_SAMPLES = 16
+DEFAULT_MAX_NODES = 2_000_000
+"""Per solve. Most classic positions need well under 100,000 nodes; a few lost
+ones need millions to prove their exact (very negative) score."""
+
+
+@dataclass(frozen=True)
+class ActionTally:
+    """One action over the sampled dungeons: wins, summed final score (None where it
+    was not needed), and how many solves a node limit cut short (their score is then
+    the best line found, a lower bound, and a win may be missed)."""
+
+    action: Action
+    wins: int
+    total_score: int | None
+    samples: int
+    unproven: int
+
+    @property
+    def mean_score(self) -> float | None:
+        return None if self.total_score is None else self.total_score / self.samples
+
+    @property
+    def key(self) -> tuple[int, float, int]:
+        """Most wins, then best score (the same dungeons for every action), then lowest
+        action. A tally without a score never ties on wins with one that has it."""
+        total = float("-inf") if self.total_score is None else self.total_score
+        return (self.wins, total, -int(self.action))
+
+
+@dataclass
+class PimcStats:
+    """What the agent did since it was built: decisions, searches of the exact solver,
+    and positions whose search a node limit cut short (with their text)."""
+
+    decisions: int = 0
+    solves: int = 0
+    unproven: int = 0
+    unproven_positions: list[str] = field(default_factory=list)
+
+
+def world(info: InfoState, order: Sequence[Card]) -> State:
+    """The position of ``info`` with its unseen cards in ``order`` (top first) above the bottom.
+
+    >>> info = InfoState.from_text("classic/strict health=9 weapon=5D last=- potion=0 "
+    ...     "resolved=0 fled=0 room=[2C 3C 4C 5C] dungeon=[9H 6S 7S] | bottom=[7S]")
+    >>> world(info, [sc.parse_card("6S"), sc.parse_card("9H")]).to_text()
+    'classic/strict health=9 weapon=5D last=- potion=0 resolved=0 fled=0 room=[2C 3C 4C 5C] \
+dungeon=[6S 9H 7S]'
+    """
+    if sorted(order) != sorted(info.unseen):
+        raise SolverError(
+            f"order [{sc.format_deck(order)}] is not the unseen cards of {info.to_text()}"
+        )
+    weapon = sc.parse_card(f"{info.weapon_value}D") if info.weapon_value else None
+    return State.from_parts(
+        dungeon=(*order, *info.bottom), room=info.room, health=info.health, weapon=weapon,
+        last_kill=info.last_kill, potion_used=info.potion_used, resolved=info.resolved_in_room,
+        fled=info.fled_last, variant=info.variant,
+    )
+
+
+def _info_seed(info: InfoState, seed: int) -> int:
+    """A seed from the agent's seed and what the player knows (stable across processes)."""
+    text = f"{seed}|{info.to_text()}".encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
+
+
+def sample_orders(info: InfoState, samples: int, seed: int = 0) -> list[tuple[Card, ...]]:
+    """``samples`` orders of the unseen cards, or every order if there are no more than that.
+
+    The generator is seeded from ``info.to_text()`` and ``seed`` alone.
+
+    >>> info = InfoState.from_text("classic/strict health=9 weapon=- last=- potion=0 "
+    ...     "resolved=0 fled=0 room=[2C 3C 4C 5C] dungeon=[9H 6S 7S]")
+    >>> len(sample_orders(info, 6)), len(set(sample_orders(info, 6)))
+    (6, 6)
+    >>> sample_orders(info, 4) == sample_orders(info, 4)
+    True
+    """
+    if samples < 1:
+        raise SolverError(f"samples {samples!r} must be at least 1")
+    cards = sorted(info.unseen, key=lambda c: c.id)
+    if math.factorial(len(cards)) <= samples:
+        return list(itertools.permutations(cards))
+    rng = random.Random(_info_seed(info, seed))
+    orders = []
+    for _ in range(samples):
+        order = list(cards)
+        rng.shuffle(order)
+        orders.append(tuple(order))
+    return orders
+
+
+def _score(
+    nxt: State, max_nodes: int | None, stats: PimcStats, won: bool | None = None
+) -> tuple[int, bool]:
+    """The best score after a move and whether it is proven; a search cut short falls
+    back to :func:`solve`, whose best line found is a lower bound. ``won``: whether
+    the position is known to be won (a known loss is searched faster)."""
+    if nxt.is_over:
+        assert nxt.score is not None
+        return nxt.score, True
+    stats.solves += 1
+    value = solve_value(nxt, max_nodes, won)
+    if value is not None:
+        return value, True
+    stats.unproven += 1
+    stats.unproven_positions.append(nxt.to_text())
+    return solve(nxt, max_nodes=max_nodes).best_score, False
+
+
+def _wins(nxt: State, max_nodes: int | None, stats: PimcStats) -> tuple[bool, int | None, bool]:
+    """Whether the rest is won, the score if it came for free, and whether it is proven."""
+    if nxt.is_over:
+        assert nxt.score is not None
+        return nxt.score > 0, nxt.score, True
+    stats.solves += 1
+    won = is_winnable(nxt, max_nodes)
+    if won is not None:
+        return won, None, True
+    score, proven = _score(nxt, max_nodes, stats)
+    return score > 0, score, proven
+
+
+def tally_actions(
+    info: InfoState,
+    orders: Sequence[Sequence[Card]],
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    stats: PimcStats | None = None,
+    all_scores: bool = False,
+) -> list[ActionTally]:
+    """Each legal action (in ``legal_actions`` order) played in every dungeon of ``orders``
+    and the rest solved exactly (a solve cut short by ``max_nodes`` counts its best line).
+
+    Wins come first: each sample asks only "is it won?" (cheap, see
+    :func:`~scoundrel_solver.solve.is_winnable`). Exact scores are computed only
+    where they decide (the actions tied on most wins), unless ``all_scores``;
+    the other tallies have ``total_score`` None.
+    """
+    st = stats if stats is not None else PimcStats()
+    worlds = [world(info, o) for o in orders]
+    acts = info.legal_actions()
+    if not acts:
+        return []
+    after = [[sc.apply(w, a) for w in worlds] for a in acts]
+    wins = [[_wins(nxt, max_nodes, st) for nxt in row] for row in after]
+    counts = [sum(won for won, _, _ in row) for row in wins]
+    top = max(counts)
+    out = []
+    for a, row, res, n in zip(acts, after, wins, counts, strict=True):
+        unproven = sum(not ok for _, _, ok in res)
+        total: int | None = None
+        if all_scores or (n == top and counts.count(top) > 1):
+            total = 0
+            for nxt, (won, score, ok) in zip(row, res, strict=True):
+                if score is None:
+                    score, ok = _score(nxt, max_nodes, st, won)
+                    unproven += not ok
+                total += score
+        out.append(ActionTally(a, n, total, len(worlds), unproven))
+    return out
+
+
+def best_tally(tallies: Sequence[ActionTally]) -> ActionTally:
+    """The action PIMC plays: most wins, then best total score, then lowest action."""
+    if not tallies:
+        raise SolverError("no legal action to choose from")
+    return max(tallies, key=lambda t: t.key)
+
+
+class PimcAgent:
+    """Plays the action that wins in most sampled dungeons (see the module docstring).
+
+    ``samples`` dungeons per decision, solves cut at ``max_nodes`` nodes (None:
+    no limit), ``seed`` varies the samples (never the game's seed: that would
+    be the deal). A decision is exact when the whole dungeon order is known
+    (at most one unseen card) and every solve finished: PIMC is then perfect play.
+    """
+
+    def __init__(
+        self, samples: int = DEFAULT_SAMPLES, max_nodes: int | None = DEFAULT_MAX_NODES,
+        seed: int = 0,
+    ) -> None:
+        for name, value in (("samples", samples), ("seed", seed)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise SolverError(f"{name} {value!r} must be an integer")
+        if samples < 1:
+            raise SolverError(f"samples {samples!r} must be at least 1")
+        if max_nodes is not None and (
+            isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1
+        ):
+            raise SolverError(f"max_nodes {max_nodes!r} must be a positive integer or None")
+        self.samples = samples
+        self.max_nodes = max_nodes
+        self.seed = seed
+        self.stats = PimcStats()
+
+    def reset(self, seed: int = 0) -> None:
+        """A new game. The game's seed is ignored on purpose: it determines the deal."""
+        del seed
+
+    def evaluate(self, info: InfoState, all_scores: bool = False) -> list[ActionTally]:
+        """Each legal action's tally over this decision's samples (see :func:`tally_actions`)."""
+        orders = sample_orders(info, self.samples, self.seed)
+        return tally_actions(info, orders, self.max_nodes, self.stats, all_scores)
+
+    def choose(self, info: InfoState) -> tuple[Action, bool]:
+        acts = info.legal_actions()
+        if not acts:
+            raise SolverError(f"no legal action in {info.to_text()}")
+        self.stats.decisions += 1
+        known = len(info.unseen) <= 1
+        if len(acts) == 1:
+            return acts[0], known
+        tallies = self.evaluate(info)
+        return best_tally(tallies).action, known and not any(t.unproven for t in tallies)
