@@ -135,7 +135,7 @@ def test_no_colour_through_a_pipe_even_without_no_color() -> None:
     run = play("--daily", "2026-11-29", script="hint\nhelp\n")
     assert run.returncode == 0
     assert "daily dungeon 2026-11-29 (seed 20261129)" in run.stdout
-    assert "the exact solver, which does\n               see it" in run.stdout
+    assert "the exact solver, which does see it, is used" in run.stdout
 
 
 class FakeTerminal:
