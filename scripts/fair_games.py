@@ -25,10 +25,15 @@ from pathlib import Path
 from typing import Any
 
 import scoundrel_core as sc
+from scoundrel_solver.batch import drop_cut_line, read_json_lines
 from scoundrel_solver.fair.agent import FairAgent
 from scoundrel_solver.fair.api import play_fair
 from scoundrel_solver.seeds import parse_seed_range
 
+
+def games_in(cache: Path) -> list[dict[str, Any]]:
+    """The games cached so far (a game cut short by a stop mid-write is skipped)."""
+    return [row for _, row in read_json_lines(cache)]
 
 def rooms_of(start: str, actions: tuple[str, ...]) -> list[int]:
     """The room (1 = the first dealt) in which each action was taken.
@@ -68,22 +73,9 @@ def play(seed: int, variant: str, weapon_rule: str, agent: FairAgent) -> dict[st
     }
 
 
-def read_games(cache: Path) -> list[dict[str, Any]]:
-    """The games stored so far (a line cut short by a stop mid-write is skipped)."""
-    if not cache.exists():
-        return []
-    rows = []
-    for line in cache.read_text().splitlines():
-        try:
-            rows.append(json.loads(line))
-        except json.JSONDecodeError:
-            continue
-    return rows
-
-
 def done_seeds(cache: Path, variant: str, weapon_rule: str) -> set[int]:
     return {
-        int(r["seed"]) for r in read_games(cache)
+        int(r["seed"]) for r in games_in(cache)
         if r["variant"] == variant and r["weapon_rule"] == weapon_rule
     }
 
@@ -91,7 +83,7 @@ def done_seeds(cache: Path, variant: str, weapon_rule: str) -> set[int]:
 def to_parquet(cache: Path, out: Path) -> int:
     import pandas as pd
 
-    df = pd.DataFrame(read_games(cache))
+    df = pd.DataFrame(games_in(cache))
     df = df.drop_duplicates(["variant", "weapon_rule", "seed"], keep="last")
     df = df.sort_values(["variant", "weapon_rule", "seed"]).reset_index(drop=True)
     df["seed"] = df["seed"].astype("uint64")
@@ -110,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.seeds:
         seeds = parse_seed_range(args.seeds)
         done = done_seeds(args.cache, args.variant, args.weapon_rule)
+        drop_cut_line(args.cache)  # a game cut short mid-write: append on a fresh line
         todo = [s for s in range(seeds.start, seeds.stop) if s not in done]
         print(f"{len(todo)} games to play ({len(done)} cached)", file=sys.stderr)
         agent = FairAgent()

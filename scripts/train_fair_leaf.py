@@ -38,6 +38,7 @@ import numpy as np
 
 import scoundrel_core as sc
 from scoundrel_core.info import InfoState, observe
+from scoundrel_solver.batch import drop_cut_line, read_json_lines
 from scoundrel_solver.fair import leaf
 from scoundrel_solver.fair.agent import FairAgent
 from scoundrel_solver.seeds import parse_seed_range
@@ -45,6 +46,11 @@ from scoundrel_solver.seeds import parse_seed_range
 MODEL_PATH = Path(leaf.__file__).with_name(leaf.MODEL_FILE)
 EVAL_SEEDS = range(0, 10_000)
 
+
+
+def games_in(cache: Path) -> list[dict[str, Any]]:
+    """The games cached so far (a game cut short by a stop mid-write is skipped)."""
+    return [row for _, row in read_json_lines(cache)]
 
 def features(info: InfoState) -> list[float]:
     pool = [*info.room, *info.unseen, *info.bottom]
@@ -69,18 +75,6 @@ def play_one(agent: FairAgent, seed: int, variant: str) -> dict[str, Any]:
         "seed": seed, "variant": variant, "score": s.score, "won": s.won,
         "cpu": round(time.process_time() - t, 3), "x": rows,
     }
-
-
-def cached(cache: Path) -> list[dict[str, Any]]:
-    if not cache.exists():
-        return []
-    games = []
-    for line in cache.read_text().splitlines():
-        try:
-            games.append(json.loads(line))
-        except json.JSONDecodeError:  # a line cut short by a stop mid-write
-            continue
-    return games
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1e-5) -> np.ndarray:
@@ -112,10 +106,11 @@ def log_loss(x: np.ndarray, y: np.ndarray, coef: np.ndarray) -> float:
 def cmd_play(args: argparse.Namespace) -> int:
     variant = str(sc.get_variant(args.variant))
     seeds = parse_seed_range(args.seeds)
-    if any(s in EVAL_SEEDS for s in (seeds.start, seeds.stop - 1)):
+    if seeds.start < EVAL_SEEDS.stop:  # a range reaching below 10000 overlaps 0-9999
         print("train on seeds outside 0-9999 (the evaluation range)", file=sys.stderr)
         return 2
-    done = {g["seed"] for g in cached(args.cache) if g["variant"] == variant}
+    done = {g["seed"] for g in games_in(args.cache) if g["variant"] == variant}
+    drop_cut_line(args.cache)  # a game cut short mid-write: append on a fresh line
     agent = FairAgent(win_model=None if args.no_model else "shipped")
     with args.cache.open("a") as out:
         for seed in range(seeds.start, seeds.stop):
@@ -127,7 +122,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_fit(args: argparse.Namespace) -> int:
     variant = str(sc.get_variant(args.variant))
-    games = [g for cache in args.cache for g in cached(cache) if g["variant"] == variant]
+    games = [g for cache in args.cache for g in games_in(cache) if g["variant"] == variant]
     if not games:
         print(f"no cached games of {variant} in {args.cache}", file=sys.stderr)
         return 2

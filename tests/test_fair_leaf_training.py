@@ -99,3 +99,15 @@ def test_play_refuses_the_evaluation_seeds(
     tr = _script()
     assert tr.main(["play", "--seeds", "9990:20000", "--cache", str(tmp_path / "x")]) == 2
     assert "outside 0-9999" in capsys.readouterr().err
+
+
+def test_play_resumes_after_a_game_cut_short_mid_write(tmp_path: Path) -> None:
+    tr = _script()
+    cache = tmp_path / "games.jsonl"
+    args = ["play", "--variant", "easy", "--seeds", "20000:20002", "--cache", str(cache),
+            "--no-model"]
+    assert tr.main(args) == 0
+    first, second = cache.read_text().splitlines()
+    cache.write_text(first + "\n" + second[: len(second) // 2])  # stopped mid-write
+    assert tr.main(args) == 0  # the cut game is played again, on a line of its own
+    assert cache.read_text().splitlines() == [first, second]

@@ -38,7 +38,15 @@ from .solve import solve
 from .summary import Outcome
 from .table import DEFAULT_TABLE_MIB
 
-__all__ = ["Batch", "Limits", "ResultsFileError", "read_numbered_results", "read_results"]
+__all__ = [
+    "Batch",
+    "Limits",
+    "ResultsFileError",
+    "drop_cut_line",
+    "read_json_lines",
+    "read_numbered_results",
+    "read_results",
+]
 
 # An unproven row written without its limits: assume it ran under a limit no
 # finite limit beats, so only an unlimited run retries it.
@@ -102,6 +110,18 @@ def read_numbered_results(
 ) -> Iterator[tuple[int, dict[str, Any]]]:
     """``read_results`` with each row's line number; ``cut_short()`` is called when a
     cut-short last line is skipped (for callers that report it)."""
+    for n, row in read_json_lines(path, cut_short):
+        yield n, _checked(row, Path(path), n)
+
+
+def read_json_lines(
+    path: str | Path, cut_short: Callable[[], None] | None = None
+) -> Iterator[tuple[int, Any]]:
+    """Each line of a JSON-lines file appended to by a resumable run, parsed, with its
+    line number (a missing file has none). A last line without its newline that does
+    not parse was cut short by a stop mid-write: it is skipped (``cut_short()`` is
+    called); anything else unreadable is a :class:`ResultsFileError` naming the file
+    and line. ``drop_cut_line`` removes such a line before appending again."""
     path = Path(path)
     try:
         f = path.open(encoding="utf-8")
@@ -124,7 +144,7 @@ def read_numbered_results(
                     raise ResultsFileError(
                         f"{path}:{n}: not a JSON line; is this a results file?"
                     ) from None
-                yield n, _checked(row, path, n)
+                yield n, row
         except UnicodeDecodeError:
             raise ResultsFileError(f"{path}: not UTF-8 text; is this a results file?") from None
 
@@ -132,6 +152,33 @@ def read_numbered_results(
 def _cut_short(line: str) -> bool:
     """A last line without its newline that began as a row: a write stopped midway."""
     return not line.endswith("\n") and line.startswith("{")
+
+
+def drop_cut_line(path: str | Path) -> None:
+    """Remove a last line cut short (a run stopped mid-write: its row never counted),
+    so what is appended next starts a line; this also checks the file can be written
+    before any work (it is created if missing)."""
+    path = Path(path)
+    try:
+        with path.open("ab+") as f:
+            end = f.seek(0, 2)
+            keep = end
+            while keep:  # back to just after the last newline
+                start = max(0, keep - 65536)
+                f.seek(start)
+                chunk = f.read(keep - start)
+                if keep == end and chunk.endswith(b"\n"):
+                    break
+                cut = chunk.rfind(b"\n")
+                if cut >= 0:
+                    keep = start + cut + 1
+                    break
+                keep = start
+            f.seek(keep)
+            if keep != end and f.read(1) == b"{":  # began as a row: see _cut_short
+                f.truncate(keep)
+    except OSError as err:
+        raise ResultsFileError.cannot("write", path, err) from None
 
 
 _NUMBERS: dict[str, type | tuple[type, ...]] = {
@@ -202,7 +249,7 @@ class Batch:
                 raise ResultsFileError(f"results file {str(self.path)!r} is a folder")
             for row in read_results(self.path):
                 self._take(row)
-            self._drop_cut_line()
+            drop_cut_line(self.path)
 
     def _take(self, row: dict[str, Any]) -> None:
         seed = row["seed"]
@@ -218,32 +265,6 @@ class Batch:
             self._best[seed] = (rank, _outcome(row))
         if row["proven"] or not self.limits.retries(row):
             self._settled.add(seed)
-
-    def _drop_cut_line(self) -> None:
-        """Remove a last line cut short (a run stopped mid-write: its deal never counted),
-        so what is appended next starts a line; this also checks the file can be written
-        before any work."""
-        assert self.path is not None
-        try:
-            with self.path.open("ab+") as f:
-                end = f.seek(0, 2)
-                keep = end
-                while keep:  # back to just after the last newline
-                    start = max(0, keep - 65536)
-                    f.seek(start)
-                    chunk = f.read(keep - start)
-                    if keep == end and chunk.endswith(b"\n"):
-                        break
-                    cut = chunk.rfind(b"\n")
-                    if cut >= 0:
-                        keep = start + cut + 1
-                        break
-                    keep = start
-                f.seek(keep)
-                if keep != end and f.read(1) == b"{":  # began as a row: see _cut_short
-                    f.truncate(keep)
-        except OSError as err:
-            raise ResultsFileError.cannot("write", self.path, err) from None
 
     @property
     def todo_count(self) -> int:
