@@ -28,6 +28,17 @@ __all__ = ["ActionValue", "FairAgent", "card_type", "info_arrays", "root_frame"]
 
 EXACT_DEPTH: Final = 48
 
+DEFAULT_LIMIT: Final = (200_000, 24)
+"""(node budget, deepen below this many unseen cards) where the first room of a
+refill cannot be fled (``classic``)."""
+DEFAULT_LIMITS: Final = {
+    # hard: no flee branches, so deeper searches are cheaper, and its games are short
+    FLEE_NEVER: (500_000, 36),
+    # easy: long games of many flees; on 150 deals it won as often with 50,000 as
+    # with 200,000 nodes, 124 against 122, in two thirds of the time
+    FLEE_ANY: (50_000, 24),
+}
+
 
 @dataclass(frozen=True)
 class ActionValue:
@@ -188,18 +199,13 @@ class FairAgent:
         return vals, int(stats[K.ST_DECISIONS])
 
     def limits(self, info: InfoState) -> tuple[int, int]:
-        """(node budget, shallow_above) for the position's variant: the given ones, else
-        200,000 and 24; 500,000 and 36 where no room may be fled (``hard``: no flee
-        branches, so deeper searches are cheaper, and its games are short); 50,000 and 24
-        where any room may be fled (``easy``: long games of many flees; on 150 deals it
-        won as often with 50,000 as with 200,000, 124 against 122, in two thirds of the time)."""
-        rule = flee_rule_code(info.variant)
-        default = {FLEE_NEVER: 500_000, FLEE_ANY: 50_000}.get(rule, 200_000)
-        budget = self.node_budget or default
-        shallow = self.shallow_above if self.shallow_above is not None else (
-            36 if rule == FLEE_NEVER else 24
+        """(node budget, shallow_above) for the position: the given ones, else the
+        defaults of its variant's flee rule (``DEFAULT_LIMITS``)."""
+        budget, shallow = DEFAULT_LIMITS.get(flee_rule_code(info.variant), DEFAULT_LIMIT)
+        return (
+            budget if self.node_budget is None else self.node_budget,
+            shallow if self.shallow_above is None else self.shallow_above,
         )
-        return budget, shallow
 
     def evaluate(self, info: InfoState) -> list[ActionValue]:
         """Every legal action valued by iterative deepening within the node budget."""
