@@ -24,6 +24,11 @@ from .leaf import LEAF_WIN_BONUS, leaf_value
 __all__ = ["brute_value", "brute_values", "twin_values"]
 
 
+def _utility(score: int, win_bonus: float) -> float:
+    """What the agent maximises at the end of a game: the score, plus the bonus if won."""
+    return score + (win_bonus if score > 0 else 0)
+
+
 def twin_values(
     info: InfoState, depth: int, par: np.ndarray
 ) -> list[tuple[Action, float, bool]]:
@@ -34,7 +39,7 @@ def twin_values(
     def decide(i: InfoState, d: int) -> tuple[float, bool]:
         if i.is_over:
             assert i.score is not None
-            return float(i.score) + (bonus if i.score > 0 else 0.0), True
+            return float(_utility(i.score, bonus)), True
         best, exact = -1e18, True
         for a in i.legal_actions():
             v, e = after(i.apply(a), d)
@@ -100,7 +105,7 @@ def brute_values(
     def value(info: InfoState, worlds: list[State]) -> Fraction:
         if info.is_over:
             assert info.score is not None
-            return Fraction(info.score + (win_bonus if info.score > 0 else 0))
+            return Fraction(_utility(info.score, win_bonus))
         if info in memo:
             return memo[info]
         v = max(action_value(info, a, worlds) for a in info.legal_actions())
@@ -116,5 +121,5 @@ def brute_value(s: State, bottom: tuple[Card, ...] = (), win_bonus: int = 0) -> 
     """The exact expected score (plus ``win_bonus`` per win) of optimal fair play from ``s``."""
     if s.is_over:
         assert s.score is not None
-        return Fraction(s.score + (win_bonus if s.score > 0 else 0))
+        return Fraction(_utility(s.score, win_bonus))
     return max(v for _, v in brute_values(s, bottom, win_bonus))
