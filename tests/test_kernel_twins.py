@@ -162,8 +162,7 @@ def kernel_room_children(
     bound = np.zeros((1, n_max), np.int64)
     move = np.zeros((1, n_max), np.int64)
     terminal = np.zeros((1, n_max), np.bool_)
-    stack = np.zeros((6, NP), np.int64)
-    pick = np.zeros(6, np.int64)
+    stack, pick = k.make_workspace()[-2:]  # the walk's scratch rows, as the search has them
     equal = int(s.variant.equal_wear)
     n, dropped = k.room_children(row, kids, bound, move, terminal, 0, flee_rule_code(s.variant),
                                  equal, stack, pick, alpha)

@@ -46,6 +46,7 @@ from .state import (
     SHIFT_VARIANT,
     SHIFT_WEAPON,
     State,
+    dealt_state,
 )
 from .variants import Variant, get_variant
 
@@ -84,7 +85,11 @@ def new_game(
         raise DeckError("give exactly one of seed= or deck=")
     if deck is not None and not isinstance(deck, (str, Iterable)):
         raise DeckError(f"deck {deck!r} is not card text or a sequence of cards")
-    cards = tuple(deal(check_seed(seed))) if deck is None else parse_deck(deck, partial=partial)
+    if deck is None:
+        # A seeded deal is a shuffle of the full deck, always a valid opening:
+        # no checks needed (``dealt_state`` is twinned against ``from_parts``).
+        return dealt_state([c.id for c in deal(check_seed(seed))], v)
+    cards = parse_deck(deck, partial=partial)
     n = min(ROOM_SIZE, len(cards))
     return State.from_parts(dungeon=cards[n:], room=cards[:n], variant=v)
 

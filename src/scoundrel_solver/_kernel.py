@@ -72,7 +72,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import objmode
+from numba import njit, objmode
 
 from ._encoding import (
     FLEE_ANY,
@@ -378,9 +378,34 @@ W_KILLED = 6
 W_CODE = 7
 TOP = ROOM_SIZE + 1  # the row of ``stack`` where the refilled room is built
 W_REM = 8
+SLOTS = TOP + 1  # the row of ``stack`` with the room's types and their earlier twins
+
+# The lowest set bit of a room's card-move mask (see ``_card_moves``).
+FIRST_BIT = np.array([0] + [(m & -m).bit_length() - 1 for m in range(1, 256)], np.int64)
 
 
-@jit
+@jit_inline
+def _card_moves(cards, nr, used, w, cap):  # type: ignore[no-untyped-def]
+    """The card moves to walk from a partly played room, as a mask: bit
+    ``2 * slot`` resolves the card of ``slot`` (barehanded for a monster), bit
+    ``2 * slot + 1`` fights its monster with the weapon (when the weapon may).
+    Slots already resolved are left out, and so is a card whose type an
+    earlier unresolved slot holds (``cards[ROOM_SIZE + slot]``): the first
+    card of a type gives the same outcomes. The walk takes the moves lowest
+    bit first: slot by slot, barehanded before the weapon.
+    """
+    m = 0
+    for i in range(nr):
+        if (used >> i) & 1 or cards[ROOM_SIZE + i] & ~used:
+            continue
+        m |= 1 << (2 * i)
+        t = cards[i]
+        if KIND[t] == KIND_MONSTER and w > 0 and VALUE[t] <= cap:
+            m |= 2 << (2 * i)
+    return m
+
+
+@jit_inline
 def room_children(row, kids, bound, move, terminal, d, flee_rule, equal, stack, pick, alpha):  # type: ignore[no-untyped-def]
     """The room's outcomes: every way to play it to its end (refill or end of game),
     written as the children of depth ``d`` (``kids[d]``, ``bound[d]``, ...: the
@@ -433,31 +458,33 @@ def room_children(row, kids, bound, move, terminal, d, flee_rule, equal, stack, 
     stack[0, W_CODE] = 0
     stack[0, W_REM] = rem0
     pick[0] = 0
+    # Per room slot: its type, and the earlier slots holding the same type.
+    cards = stack[SLOTS]
+    for i in range(nr0):
+        t = row[P_R0 + i]
+        cards[i] = t
+        same = 0
+        for j in range(i):
+            if row[P_R0 + j] == t:
+                same |= 1 << j
+        cards[ROOM_SIZE + i] = same
+    pick[0] = _card_moves(cards, nr0, 0, row[P_W], row[P_CAP])
     level = 0
     while level >= 0:
-        c = pick[level]
-        if c >= 2 * nr0:
+        moves = pick[level]
+        if moves == 0:
             level -= 1
             continue
-        pick[level] = c + 1
+        c = FIRST_BIT[moves]
+        pick[level] = moves & (moves - 1)
         slot = c >> 1
         with_weapon = c & 1
         used = stack[level, W_USED]
-        if (used >> slot) & 1:
-            continue
-        t = row[P_R0 + slot]
+        t = cards[slot]
         kind = KIND[t]
         v = VALUE[t]
         w_now = stack[level, W_W]
         cap_now = stack[level, W_CAP]
-        if with_weapon and not (kind == KIND_MONSTER and w_now > 0 and v <= cap_now):
-            continue
-        duplicate = False
-        for i in range(slot):
-            if not (used >> i) & 1 and row[P_R0 + i] == t:
-                duplicate = True  # the same type earlier in the room: same outcomes
-        if duplicate:
-            continue
         code = stack[level, W_CODE]
         if level > 0 and not with_weapon and kind == KIND_MONSTER:
             # Two barehanded fights in a row commute (same health after both;
@@ -526,7 +553,7 @@ def room_children(row, kids, bound, move, terminal, d, flee_rule, equal, stack, 
             stack[level + 1, W_KILLED] = killed
             stack[level + 1, W_CODE] = here
             level += 1
-            pick[level] = 0
+            pick[level] = _card_moves(cards, nr0, used | (1 << slot), wv, cap)
             continue
         # The room is refilled: an outcome. The carried card is the one left.
         carried = 0
@@ -793,7 +820,7 @@ def make_workspace() -> tuple[np.ndarray, ...]:
         np.zeros((MAX_DEPTH, MAX_CHILDREN), np.int64),
         np.zeros((MAX_DEPTH, KEY_WORDS), np.int64),
         np.zeros((NFR, MAX_DEPTH), np.int64),
-        np.zeros((6, NP), np.int64),
+        np.zeros((SLOTS + 1, NP), np.int64),
         np.zeros(MAX_CHILDREN, np.int64),  # also the sort keys of one depth's children
     )
 
@@ -810,7 +837,7 @@ FR_CHILD = 8  # child being searched
 NFR = 9
 
 
-@jit
+@njit(cache=True, _nrt=False)
 def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_low, t_high, t_stamp, t_work,  # type: ignore[no-untyped-def]
                kids, bound, move, terminal, order, keys, frames, stack, pick):
     """Search from ``root``: its value if > alpha (exact), else an upper bound <= alpha.

@@ -54,6 +54,8 @@ def _scratch() -> tuple[np.ndarray, ...]:
 
 
 _REM_BIT_BY_ID = [int(REM_BIT[t]) for t in TYPE_BY_ID]
+# Per place in a dungeon word, each card's type shifted into that place.
+_TYPE_SHIFTED = [[t << (i * TYPE_BITS) for t in TYPE_BY_ID] for i in range(PER_WORD)]
 _CARD_TEXT = tuple(str(c) for c in sc.FULL_DECK)
 
 Cards = tuple[list[int], list[int]]
@@ -71,17 +73,23 @@ def state_row(s: State, cards: Cards | None = None) -> np.ndarray:
     """
     room_ids, dungeon_ids = _card_ids(s) if cards is None else cards
     words = [0] * DUNGEON_WORDS
+    rem = 0
     for i, c in enumerate(dungeon_ids):
-        words[i // PER_WORD] |= TYPE_BY_ID[c] << ((i % PER_WORD) * TYPE_BITS)
+        words[i // PER_WORD] |= _TYPE_SHIFTED[i % PER_WORD][c]
+        rem += _REM_BIT_BY_ID[c]
     room = [TYPE_BY_ID[c] for c in room_ids]
-    rem = sum(_REM_BIT_BY_ID[c] for c in room_ids) + sum(_REM_BIT_BY_ID[c] for c in dungeon_ids)
+    for c in room_ids:
+        rem += _REM_BIT_BY_ID[c]
     weapon, cap = s.weapon_value, s.weapon_reach
-    monsters = [v for v in range(2, 15) if (rem >> (2 * (v - 2))) & 3]
     # The same canonical weapon as the kernel's _canonical_weapon.
-    if weapon and monsters:
-        cap = min(cap, monsters[-1])
-    if not weapon or not monsters or cap < monsters[0]:
-        weapon = cap = 0
+    if weapon:
+        monsters = [v for v in range(2, 15) if (rem >> (2 * (v - 2))) & 3]
+        if monsters:
+            cap = min(cap, monsters[-1])
+        if not monsters or cap < monsters[0]:
+            weapon = cap = 0
+    else:
+        cap = 0
     fields = [0] * NP
     fields[P_D0 : P_D0 + DUNGEON_WORDS] = words
     fields[P_ND] = s.dungeon_size
@@ -240,6 +248,8 @@ def moves_to_actions(s: State, moves: Iterable[int], cards: Cards | None = None)
     room, dungeon = _card_ids(s) if cards is None else (list(cards[0]), list(cards[1]))
     resolved = s.resolved_in_room
     acts: list[int] = []
+    type_of = TYPE_BY_ID
+    sub_mask = (1 << k.SUB_BITS) - 1
     for m in moves:
         if m & k.FLEE_MOVE_BIT:
             for _ in range(m & ~k.FLEE_MOVE_BIT):
@@ -249,10 +259,12 @@ def moves_to_actions(s: State, moves: Iterable[int], cards: Cards | None = None)
                 resolved = 0
             continue
         while m:
-            t, with_weapon = divmod((m & ((1 << k.SUB_BITS) - 1)) - 1, 2)
+            t, with_weapon = divmod((m & sub_mask) - 1, 2)
             m >>= k.SUB_BITS
-            cid = room.pop(next(i for i, c in enumerate(room) if TYPE_BY_ID[c] == t))
-            acts.append(2 * cid + with_weapon)
+            i = 0
+            while type_of[room[i]] != t:
+                i += 1
+            acts.append(2 * room.pop(i) + with_weapon)
             resolved += 1
             if resolved == 3 and dungeon:
                 draw = min(4 - len(room), len(dungeon))
