@@ -127,7 +127,11 @@ G_HAS_DEADLINE = 10
 G_BETA = 13  # a proven upper bound on the root's value: no position can beat it
 NG = 16
 
-MAX_DEPTH = 128
+# Rooms a line can pass through: a room ends when three cards are resolved (the
+# first may be part played, the last ends the game), so a deal of 44 cards has
+# at most 16, each at most one flee move before it: 32 moves. Twice that, and
+# half the scratch memory of 128.
+MAX_DEPTH = 64
 MAX_CHILDREN = 256  # room outcomes (at most 4*2 * 3*2 * 2*2 = 192) plus flee runs (< 44)
 TIME_CHECK_EVERY = 1 << 10  # room-level nodes are slow enough that this costs nothing
 BUCKET = 4
