@@ -51,8 +51,13 @@ def _tables() -> tuple[np.ndarray, ...]:
         has = (cards >> i) & 1 == 1
         second = np.where(has, best, second)
         best = np.where(has, i + 2, best)
-    return value_sum[: 1 << CARD_VALUES].copy(), value_sum, count, weakest, strongest, pack, \
-        best, second
+    # int16: every value fits (a sum is at most 104) and so does every sum of
+    # products the bound forms from them; numba bakes global arrays into each
+    # compiled function that reads them, so small types keep both the code
+    # and the cache lines the walk reads small (the int64 tables took 384 KiB).
+    tables = (value_sum[: 1 << CARD_VALUES], value_sum, count, weakest, strongest, pack, best,
+              second)
+    return tuple(t.astype(np.int16) for t in tables)
 
 
 CARD_SUM, VALUE_SUM, COUNT, WEAKEST, STRONGEST, PACK, BEST, SECOND = _tables()
