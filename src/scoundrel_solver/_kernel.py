@@ -140,6 +140,13 @@ KEY_WORDS = DUNGEON_WORDS + 1  # a table key: the dungeon words, then the rest o
 HEALTHS = MAX_HEALTH + 1  # bound vectors are indexed by health 1..20
 LOW_NONE = -32768
 HIGH_NONE = 32767
+LOW = 0  # t_bounds[slot, LOW, h]: a proven lower bound on the value at health h
+HIGH = 1  # t_bounds[slot, HIGH, h]: a proven upper bound
+# A table entry's stamp word: the generation stamp of the solve that wrote it in
+# the low 32 bits, the search work done under it above (one word, one cache line).
+STAMP_MASK = (1 << 32) - 1
+WORK_SHIFT = 32
+WORK_MAX = (1 << 31) - 1
 
 # A room move packs up to four card moves, SUB_BITS bits each (card move + 1,
 # first in the lowest bits); a card move is type * 2 + with_weapon. A run of k
@@ -706,7 +713,7 @@ def key_hash(keys, d):  # type: ignore[no-untyped-def]
 @jit_inline
 def tt_find(keys, d, base, t_keys, t_stamp, stamp):  # type: ignore[no-untyped-def]
     for s in range(base, base + BUCKET):
-        if t_stamp[s] == stamp:
+        if t_stamp[s] & STAMP_MASK == stamp:
             same = True
             for j in range(KEY_WORDS):
                 if t_keys[s, j] != keys[d, j]:
@@ -718,7 +725,7 @@ def tt_find(keys, d, base, t_keys, t_stamp, stamp):  # type: ignore[no-untyped-d
 
 
 @jit_inline
-def tt_bounds(slot, hp, t_low, t_high):  # type: ignore[no-untyped-def]
+def tt_bounds(slot, hp, t_bounds):  # type: ignore[no-untyped-def]
     """Proven (lower, upper) bounds on the value at health ``hp``.
 
     More health is never worse (the same actions stay legal, health stays at
@@ -728,39 +735,39 @@ def tt_bounds(slot, hp, t_low, t_high):  # type: ignore[no-untyped-def]
     low = LOW_NONE
     high = HIGH_NONE
     for h in range(1, hp + 1):
-        if t_low[slot, h] > low:
-            low = t_low[slot, h]
+        if t_bounds[slot, LOW, h] > low:
+            low = t_bounds[slot, LOW, h]
     for h in range(hp, HEALTHS):
-        if t_high[slot, h] < high:
-            high = t_high[slot, h]
+        if t_bounds[slot, HIGH, h] < high:
+            high = t_bounds[slot, HIGH, h]
     return np.int64(low), np.int64(high)
 
 
 @jit_inline
-def tt_store(keys, d, base, hp, value, exact, work, t_keys, t_low, t_high, t_stamp, t_work, stamp):  # type: ignore[no-untyped-def]
+def tt_store(keys, d, base, hp, value, exact, work, t_keys, t_bounds, t_stamp, stamp):  # type: ignore[no-untyped-def]
     slot = tt_find(keys, d, base, t_keys, t_stamp, stamp)
     if slot < 0:
         slot = base
         cheapest = -1
         for s in range(base, base + BUCKET):
-            if t_stamp[s] != stamp:
+            if t_stamp[s] & STAMP_MASK != stamp:
                 slot = s
                 break
-            if cheapest < 0 or t_work[s] < cheapest:
-                cheapest = t_work[s]
+            if cheapest < 0 or t_stamp[s] >> WORK_SHIFT < cheapest:
+                cheapest = t_stamp[s] >> WORK_SHIFT
                 slot = s
         for j in range(KEY_WORDS):
             t_keys[slot, j] = keys[d, j]
         for h in range(HEALTHS):
-            t_low[slot, h] = LOW_NONE
-            t_high[slot, h] = HIGH_NONE
+            t_bounds[slot, LOW, h] = LOW_NONE
+            t_bounds[slot, HIGH, h] = HIGH_NONE
         t_stamp[slot] = stamp
-        t_work[slot] = 0
-    if exact and value > t_low[slot, hp]:
-        t_low[slot, hp] = value
-    if value < t_high[slot, hp]:
-        t_high[slot, hp] = value
-    t_work[slot] = min(np.int64(t_work[slot]) + work, 0xFFFFFFFF)
+    if exact and value > t_bounds[slot, LOW, hp]:
+        t_bounds[slot, LOW, hp] = value
+    if value < t_bounds[slot, HIGH, hp]:
+        t_bounds[slot, HIGH, hp] = value
+    done = min((t_stamp[slot] >> WORK_SHIFT) + work, WORK_MAX)
+    t_stamp[slot] = (done << WORK_SHIFT) | stamp
 
 
 # -- the search ---------------------------------------------------------------------------------
@@ -847,7 +854,7 @@ NFR = 9
 # call otherwise costs an atomic increment and decrement, about 12% of the time
 # even after the walk had been written over plain indexes.
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload,untyped-decorator]
-def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_low, t_high, t_stamp, t_work,  # type: ignore[no-untyped-def]
+def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_bounds, t_stamp,  # type: ignore[no-untyped-def]
                kids, bound, move, terminal, order, keys, frames, stack, pick):
     """Search from ``root``: its value if > alpha (exact), else an upper bound <= alpha.
 
@@ -898,7 +905,7 @@ def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_low, t_high,
             base = np.int64(key_hash(keys, d) & np.uint64(g[G_BUCKET_MASK])) * BUCKET
             slot = tt_find(keys, d, base, t_keys, t_stamp, stamp)
             if slot >= 0:
-                low, high = tt_bounds(slot, row[P_HP], t_low, t_high)
+                low, high = tt_bounds(slot, row[P_HP], t_bounds)
                 if high <= a0 or low >= high:
                     ret = high
                     step = _RETURN
@@ -956,7 +963,7 @@ def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_low, t_high,
         elif step == _FINISH:
             best = f_best[d]
             tt_store(keys, d, f_base[d], f_hp[d], best, best > f_alpha[d], g[G_NODES] - f_nodes[d],
-                     t_keys, t_low, t_high, t_stamp, t_work, stamp)
+                     t_keys, t_bounds, t_stamp, stamp)
             ret = best
             step = _RETURN
         else:  # _RETURN: hand ret to the parent frame

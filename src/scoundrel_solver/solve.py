@@ -287,8 +287,8 @@ def _greedy_line(s: State) -> list[int]:
 
 def _run(row: np.ndarray, alpha: int, g: np.ndarray, deadline: np.ndarray, path: np.ndarray,
          best_path: np.ndarray, table: TranspositionTable) -> int:
-    return int(k.run_search(row, alpha, g, deadline, path, best_path, table.keys, table.low,
-                            table.high, table.stamp, table.work, *_scratch()))
+    return int(k.run_search(row, alpha, g, deadline, path, best_path, table.keys, table.bounds,
+                            table.stamp, *_scratch()))
 
 
 NULL_WINDOW_FROM = 29

@@ -17,7 +17,7 @@ from .errors import SolverError
 __all__ = ["DEFAULT_TABLE_MIB", "TranspositionTable", "check_table_mib", "machine_mib"]
 
 DEFAULT_TABLE_MIB = 256
-_BYTES_PER_SLOT = 5 * 8 + 2 * 2 * 21 + 4 + 4
+_BYTES_PER_SLOT = 5 * 8 + 2 * 2 * 21 + 8
 
 
 def machine_mib() -> int | None:
@@ -68,11 +68,12 @@ class TranspositionTable:
         self.bucket_mask = buckets - 1
         try:
             self.keys = np.zeros((self.slots, 5), np.int64)
-            # Bounds on the value for each health 0..20 (index 0 unused).
-            self.low = np.zeros((self.slots, HEALTHS), np.int16)
-            self.high = np.zeros((self.slots, HEALTHS), np.int16)
-            self.stamp = np.zeros(self.slots, np.uint32)
-            self.work = np.zeros(self.slots, np.uint32)
+            # Per health 0..20 (index 0 unused), the best proven lower bound on
+            # the value, then the best upper bound (``bounds[slot, LOW/HIGH, h]``):
+            # a lookup reads both, so they share cache lines.
+            self.bounds = np.zeros((self.slots, 2, HEALTHS), np.int16)
+            # The solve's stamp (low 32 bits) and the work done under the entry.
+            self.stamp = np.zeros(self.slots, np.int64)
         except MemoryError:
             raise SolverError(f"table_mib {mib}: not enough free memory for the table") from None
         self._generation = 0
@@ -87,7 +88,4 @@ class TranspositionTable:
 
     @property
     def nbytes(self) -> int:
-        return int(
-            self.keys.nbytes + self.low.nbytes + self.high.nbytes + self.stamp.nbytes
-            + self.work.nbytes
-        )
+        return int(self.keys.nbytes + self.bounds.nbytes + self.stamp.nbytes)
