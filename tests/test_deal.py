@@ -62,6 +62,15 @@ def test_new_game_deals_top_of_dungeon_first(seed: int) -> None:
     assert [str(c) for c in s.dungeon] == DEALS[seed][4:]
 
 
+@given(st.integers(min_value=0, max_value=sc.MAX_SEED),
+       st.sampled_from(["classic", "easy", "hard", "classic/equal"]))
+def test_new_game_from_a_seed_is_the_checked_opening(seed: int, variant: str) -> None:
+    # new_game deals a seed without the checks of a hand-built position.
+    cards = sc.deal(seed)
+    checked = sc.State.from_parts(dungeon=cards[4:], room=cards[:4], variant=variant)
+    assert sc.new_game(seed=seed, variant=variant) == checked
+
+
 def test_splitmix64_reference_values() -> None:
     # The first outputs of Vigna's splitmix64.c with state 0.
     assert list(islice(sc.splitmix64(0), 4)) == [

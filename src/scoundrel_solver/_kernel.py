@@ -853,7 +853,7 @@ NFR = 9
 # walk is inlined into it: every row view and every array handed to a compiled
 # call otherwise costs an atomic increment and decrement, about 12% of the time
 # even after the walk had been written over plain indexes.
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload,untyped-decorator]
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]
 def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_bounds, t_stamp,  # type: ignore[no-untyped-def]
                kids, bound, move, terminal, order, keys, frames, stack, pick):
     """Search from ``root``: its value if > alpha (exact), else an upper bound <= alpha.
