@@ -10,6 +10,10 @@ short by a limit still returns a legal, complete line.
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -177,3 +181,54 @@ def test_time_limit_returns_a_legal_line() -> None:
     if not result.proven:
         assert result.stopped_by is not None
     check_line(start, result)
+
+
+# -- easy: the question asked in two child orders in turn (solve._run_easy) -------------
+
+_solve_module = importlib.import_module("scoundrel_solver.solve")
+
+
+@contextmanager
+def easy_first_budget(nodes: int) -> Iterator[None]:
+    """Let ``_run_easy`` switch child order after ``nodes`` nodes (and double from there)."""
+    old = _solve_module.EASY_FIRST_BUDGET
+    _solve_module.EASY_FIRST_BUDGET = nodes
+    try:
+        yield
+    finally:
+        _solve_module.EASY_FIRST_BUDGET = old
+
+
+@settings(SETTINGS, max_examples=80)
+@given(data=st.data(), budget=st.sampled_from([1, 3, 20]))
+def test_easy_orders_in_turn_match_brute_force(data: st.DataObject, budget: int) -> None:
+    # Budgets this small make nearly every question switch order, many times over.
+    rule = data.draw(st.sampled_from(sc.WEAPON_RULES), label="weapon rule")
+    with easy_first_budget(budget):
+        check_exact(draw_deal(data, "easy", rule))
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32), rule=st.sampled_from(sc.WEAPON_RULES),
+       budget=st.sampled_from([50, 2_000]))
+def test_easy_orders_in_turn_prove_the_usual_value_on_full_deals(
+    seed: int, rule: str, budget: int
+) -> None:
+    start = sc.new_game(seed=seed, variant="easy", weapon_rule=rule)
+    with easy_first_budget(10**15):  # never switches: the usual order alone
+        usual = solve(seed, variant="easy", weapon_rule=rule)
+    with easy_first_budget(budget):
+        turns = solve(seed, variant="easy", weapon_rule=rule)
+    assert usual.proven and turns.proven
+    assert turns.best_score == usual.best_score
+    check_line(start, turns)
+
+
+def test_easy_orders_in_turn_keep_the_callers_node_limit() -> None:
+    # Seed 49142 (easy/equal) needs about a million nodes: 30,000 stop it, in
+    # the middle of the second order's turn, and the result says so.
+    with easy_first_budget(20_000):
+        r = solve(49142, variant="easy", weapon_rule="equal", max_nodes=30_000)
+    assert not r.proven and r.stopped_by == "max_nodes"
+    assert r.nodes <= 30_000 + 20_000 + 1024  # the limit, the rescue search, one check period
+    check_line(sc.new_game(seed=49142, variant="easy", weapon_rule="equal"), r)

@@ -44,7 +44,9 @@ reduction is sound:
   potion left, and only if phi can reach 20; a loss scores phi at death <= the
   same sum. See ``_phi.upper_bound`` (table lookups over value masks).
 * Children are searched best bound first (among equal bounds, the one whose
-  phi can reach highest, then more health: only the order changes); once a child reaches the node's
+  phi can reach highest, then more health; under ``easy`` ``solve`` also asks
+  with flee runs after the room outcomes of their bound, ``G_FLEE_LAST``:
+  only the order changes); once a child reaches the node's
   bound nothing can beat it, and children whose bound cannot beat the best so
   far are cut (their bound is still a sound upper bound of their value).
   Room outcomes whose bound is at most the node's alpha are dropped before
@@ -125,6 +127,7 @@ G_BUCKET_MASK = 8
 G_NEXT_CHECK = 9
 G_HAS_DEADLINE = 10
 G_BETA = 13  # a proven upper bound on the root's value: no position can beat it
+G_FLEE_LAST = 14  # 1: flee runs after the room outcomes of the same bound (see _sort_children)
 NG = 16
 
 # Rooms a line can pass through: a room ends when three cards are resolved (the
@@ -781,11 +784,12 @@ def _now():  # type: ignore[no-untyped-def]
 
 
 @jit_inline
-def _sort_children(d, n, bound, terminal, kids, order, keyv, equal):  # type: ignore[no-untyped-def]
+def _sort_children(d, n, bound, terminal, kids, order, keyv, equal, move, flee_last):  # type: ignore[no-untyped-def]
     """Children in search order, by insertion sort (n is small): best bound first;
     among equal bounds the most room to spare (phi's reach over the bound), then
-    more health. (One function: a numba call taking arrays costs atomic
-    reference count updates, once per array.)"""
+    more health. With ``flee_last``, flee runs come after the room outcomes of
+    their bound (a second order for ``solve`` to try, see ``_run_easy``). The
+    order changes how soon a line is found, never a value."""
     for j in range(n):
         order[d, j] = j
         if terminal[d, j]:
@@ -795,6 +799,8 @@ def _sort_children(d, n, bound, terminal, kids, order, keyv, equal):  # type: ig
             spare = phi_reach(kids[d, j, P_REM], hp, kids[d, j, P_W], kids[d, j, P_CAP], equal)
             spare = min(max(spare, 0), 127)
             keyv[j] = bound[d, j] * 8192 + spare * 64 + hp
+            if flee_last and move[d, j] & FLEE_MOVE_BIT:
+                keyv[j] = bound[d, j] * 8192
     for j in range(1, n):
         x = order[d, j]
         kx = keyv[x]
@@ -873,6 +879,7 @@ def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_bounds, t_st
     child = frames[FR_CHILD]
     equal = g[G_EQUAL]
     flee_rule = g[G_FLEE_RULE]
+    flee_last = g[G_FLEE_LAST]
     stamp = g[G_STAMP]
     d = 0
     f_alpha[0] = alpha
@@ -925,7 +932,7 @@ def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_bounds, t_st
             f_nodes[d] = g[G_NODES]
             n, dropped = room_children(row, kids, bound, move, terminal, d, flee_rule,
                                        equal, stack, pick, a0)
-            _sort_children(d, n, bound, terminal, kids, order, pick, equal)
+            _sort_children(d, n, bound, terminal, kids, order, pick, equal, move, flee_last)
             f_n[d] = n
             f_next[d] = 0
             f_best[d] = dropped  # <= a0: bounds the outcomes dropped for it
