@@ -79,6 +79,7 @@ from numba import njit, objmode
 from ._encoding import (
     FLEE_ANY,
     FLEE_NEVER,
+    JIT_OPTIONS,
     KIND_MONSTER,
     KIND_POTION,
     KIND_WEAPON,
@@ -471,7 +472,6 @@ def room_children(row, kids, bound, move, terminal, d, flee_rule, equal, stack, 
     stack[0, W_KILLED] = 0
     stack[0, W_CODE] = 0
     stack[0, W_REM] = rem0
-    pick[0] = 0
     # Per room slot: its type, and the earlier slots holding the same type.
     cards = stack[SLOTS]
     for i in range(nr0):
@@ -859,7 +859,7 @@ NFR = 9
 # walk is inlined into it: every row view and every array handed to a compiled
 # call otherwise costs an atomic increment and decrement, about 12% of the time
 # even after the walk had been written over plain indexes.
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+@njit(_nrt=False, **JIT_OPTIONS)  # type: ignore[call-overload]
 def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_bounds, t_stamp,  # type: ignore[no-untyped-def]
                kids, bound, move, terminal, order, keys, frames, stack, pick):
     """Search from ``root``: its value if > alpha (exact), else an upper bound <= alpha.
