@@ -24,7 +24,7 @@ Design
 """
 
 from .agent import ActionValue, FairAgent
-from .api import FairGame, advise, play_fair
+from .api import FairGame, advise, advise_values, play_fair
 from .baselines import GreedyAgent, RandomAgent
 
 __all__ = [
@@ -34,5 +34,6 @@ __all__ = [
     "GreedyAgent",
     "RandomAgent",
     "advise",
+    "advise_values",
     "play_fair",
 ]
