@@ -16,7 +16,8 @@ from typing import Any
 
 import scoundrel_core as sc
 
-from ..batch import ResultsFileError, read_numbered_results
+from ..batch import read_numbered_results
+from ..jsonl import ResultsFileError
 from .errors import CensusError
 from .store import CensusRow, Store, solver_version
 
