@@ -26,6 +26,7 @@ import scoundrel_core as sc
 from ..census.errors import CensusError
 from ..census.store import DEFAULT_DB, Store
 from ..seeds import parse_seed_range
+from .options import add_version_option
 
 __all__ = ["main"]
 
@@ -42,6 +43,7 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog=PROG, description="Exact results for whole ranges of deals: solved on "
                 "Dask, kept in a SQLite store, summarised with 95% intervals.")
+    add_version_option(p)
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     db = _Parser(add_help=False)
     db.add_argument("--db", default=DEFAULT_DB, help=f"the store (default {DEFAULT_DB})")
