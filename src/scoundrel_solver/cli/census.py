@@ -4,6 +4,7 @@
     scoundrel-census summary [--json]
     scoundrel-census export --out census.parquet      # or .csv
     scoundrel-census import results.jsonl [...]        # files of scoundrel-solve --out
+    scoundrel-census import data/census.parquet        # or an export: rebuilds a store
 
 Exit codes: 0 success, 1 a failure of the cluster (a chunk that kept killing
 its workers), 2 bad input (one line on stderr naming the problem), 130 Ctrl-C
@@ -69,8 +70,9 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--out", required=True, metavar="FILE", help="FILE.parquet or FILE.csv")
 
     imp = sub.add_parser("import", parents=[db],
-                         help="load results files of scoundrel-solve --seeds A:B --out FILE")
-    imp.add_argument("files", nargs="+", metavar="FILE.jsonl")
+                         help="load results files of scoundrel-solve --seeds A:B --out FILE, "
+                         "or a census export (.parquet)")
+    imp.add_argument("files", nargs="+", metavar="FILE")
     return p
 
 
