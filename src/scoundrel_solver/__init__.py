@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from scoundrel_core._version import __version__ as __version__
+
 from .errors import SolverError
 
 if TYPE_CHECKING:

@@ -4,6 +4,7 @@
     scoundrel-census summary [--json]
     scoundrel-census export --out census.parquet      # or .csv
     scoundrel-census import results.jsonl [...]        # files of scoundrel-solve --out
+    scoundrel-census import data/census.parquet        # or an export: rebuilds a store
 
 Exit codes: 0 success, 1 a failure of the cluster (a chunk that kept killing
 its workers), 2 bad input (one line on stderr naming the problem), 130 Ctrl-C
@@ -25,7 +26,7 @@ import scoundrel_core as sc
 from ..census.errors import CensusError
 from ..census.store import DEFAULT_DB, Store
 from ..seeds import parse_seed_range
-from .options import Interrupted, Parser, run_command
+from .options import Interrupted, Parser, add_version_option, run_command
 
 __all__ = ["main"]
 
@@ -35,6 +36,7 @@ PROG = "scoundrel-census"
 def _parser() -> argparse.ArgumentParser:
     p = Parser(prog=PROG, description="Exact results for whole ranges of deals: solved on "
                 "Dask, kept in a SQLite store, summarised with 95% intervals.")
+    add_version_option(p)
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     db = Parser(add_help=False)
     db.add_argument("--db", default=DEFAULT_DB, help=f"the store (default {DEFAULT_DB})")
@@ -71,11 +73,12 @@ def _parser() -> argparse.ArgumentParser:
 
     imp = sub.add_parser(
         "import", parents=[db],
-        help="load results files of scoundrel-solve --seeds A:B --out FILE",
-        description="Load the results files of scoundrel-solve --seeds A:B --out FILE into "
-        "the store; a result replaces a stored one only when it is better (proven, or a "
-        "better line).")
-    imp.add_argument("files", nargs="+", metavar="FILE.jsonl")
+        help="load results files of scoundrel-solve --seeds A:B --out FILE, "
+        "or a census export (.parquet)",
+        description="Load the results files of scoundrel-solve --seeds A:B --out FILE, or a "
+        "census export (.parquet), into the store; a result replaces a stored one only "
+        "when it is better (proven, or a better line).")
+    imp.add_argument("files", nargs="+", metavar="FILE")
     return p
 
 
