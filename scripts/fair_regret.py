@@ -1,6 +1,6 @@
 """The fair agents' regret against the exact fair optimum, on reduced decks.
 
-    python scripts/fair_regret.py                       # the README table (6, 7, 8 cards)
+    python scripts/fair_regret.py                       # the table of docs/fair.md (6, 7, 8 cards)
     python scripts/fair_regret.py --sizes 6,8 --decks 3
     python scripts/fair_regret.py --agent fair --weights leaf.json   # a new leaf
     python scripts/fair_regret.py --agent my_pkg.my_module:make_agent
@@ -47,8 +47,9 @@ from typing import Any, NamedTuple
 from tqdm import tqdm
 
 import scoundrel_core as sc
-from scoundrel_solver.fair.api import Agent, make_agent
+from scoundrel_solver.fair.api import make_agent
 from scoundrel_solver.fair.optimum import agent_value, draw_deck, fair_optimum
+from scoundrel_solver.fair.protocol import Agent
 
 DEFAULT_AGENTS = ["fair", "fair:max_depth=1", "fair:max_depth=0", "greedy"]
 

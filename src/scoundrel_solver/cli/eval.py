@@ -25,7 +25,8 @@ from collections.abc import Generator, Sequence
 from contextlib import closing
 from typing import Any
 
-from ..fair.api import Agent, make_agent, play_with
+from ..fair.api import make_agent, play_with
+from ..fair.protocol import Agent
 from ..seeds import SeedRange
 from ..summary import Outcome, summarize
 from .options import (
@@ -34,6 +35,7 @@ from .options import (
     UsageError,
     add_seeds_option,
     add_variant_options,
+    add_version_option,
     non_negative_int,
     positive_int,
     refuse,
@@ -94,7 +96,7 @@ def _games(
 
 
 def _perfect_share(seeds: SeedRange, variant: str, weapon_rule: str) -> float:
-    from ..solve import solve
+    from ..exact.solve import solve
 
     winnable = 0
     for s in seeds:
@@ -107,6 +109,7 @@ def _perfect_share(seeds: SeedRange, variant: str, weapon_rule: str) -> float:
 
 def build_parser() -> Parser:
     p = Parser(prog=PROG, description="Evaluate a fair (no peeking) Scoundrel agent.")
+    add_version_option(p)
     p.add_argument("--agent", default="fair", choices=AGENTS, help="fair, pimc, greedy or random")
     add_seeds_option(p, "seed range A:B (B excluded), default 0:100", default="0:100")
     add_variant_options(p)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import NoReturn
 
 import scoundrel_core as sc
+from scoundrel_core._version import __version__
 
 from ..seeds import SeedRange, parse_seed_range
 
@@ -28,6 +29,7 @@ __all__ = [
     "add_deal_options",
     "add_seeds_option",
     "add_variant_options",
+    "add_version_option",
     "check_agrees",
     "deal_from",
     "given",
@@ -63,6 +65,11 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
+
+
+def add_version_option(p: argparse.ArgumentParser) -> None:
+    """``--version``: the command's name and the package version, then exit 0."""
+    p.add_argument("--version", action="version", version=f"{p.prog} {__version__}")
 
 
 def run_command(prog: str, body: Callable[[], int]) -> int:
@@ -267,7 +274,7 @@ def deal_from(args: argparse.Namespace, default_seed: int = 0) -> Deal:
 def table_mib_from(args: argparse.Namespace) -> int:
     """``--table-mib`` (or the default), checked up front: the table is made now, so a size
     the machine cannot give fails before any work, with a message naming the option."""
-    from ..table import DEFAULT_TABLE_MIB, TranspositionTable
+    from ..exact.table import DEFAULT_TABLE_MIB, TranspositionTable
 
     mib: int = args.table_mib if args.table_mib is not None else DEFAULT_TABLE_MIB
     try:

@@ -15,10 +15,10 @@ from tqdm import tqdm
 
 import scoundrel_core as sc
 
-from ..explain import describe_line
+from ..exact.result import SolveResult
 from ..fair.agent import ActionValue
 from ..fair.api import FairGame
-from ..result import SolveResult
+from ..play.explain import describe_line
 from ..summary import Summary
 
 __all__ = [
@@ -101,7 +101,7 @@ def print_advice(values: Sequence[ActionValue], as_json: bool) -> None:
 
 
 def batch_summary(s: Summary) -> dict[str, Any]:
-    """The solver batch's summary object (see README, "Output formats")."""
+    """The solver batch's summary object (see docs/commands.md, "Output formats")."""
     if not s.deals:
         return {"deals": 0}
     return {

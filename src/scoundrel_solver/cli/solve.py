@@ -12,11 +12,12 @@ import argparse
 import json
 from collections.abc import Sequence
 
-from ..table import DEFAULT_TABLE_MIB
+from ..exact.table import DEFAULT_TABLE_MIB
 from .options import (
     Parser,
     add_deal_options,
     add_variant_options,
+    add_version_option,
     deal_from,
     positive_float,
     positive_int,
@@ -36,6 +37,7 @@ def _parser() -> Parser:
         description="Best score a player who sees the whole dungeon can reach, proven, "
         "with one line of play that reaches it.",
     )
+    add_version_option(p)
     add_deal_options(p, seeds_help="solve seeds A..B-1 (batch; a summary, or --out for every "
                      "result)")
     p.add_argument("--out", metavar="FILE",
@@ -57,7 +59,7 @@ def _parser() -> Parser:
 
 
 def _solve_one(args: argparse.Namespace) -> int:
-    from ..solve import solve
+    from ..exact.solve import solve
     from .render import print_solve
 
     refuse(args, ["out", "quiet"], "without --seeds")
