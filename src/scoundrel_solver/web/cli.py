@@ -12,6 +12,8 @@ import webbrowser
 from collections.abc import Sequence
 from pathlib import Path
 
+from .. import __version__
+
 __all__ = ["main"]
 
 PROG = "scoundrel-web"
@@ -63,6 +65,7 @@ def _parser() -> argparse.ArgumentParser:
                    "page (default ./data)")
     p.add_argument("--open", action="store_true", help="open the home page in a browser")
     p.add_argument("--access-log", action="store_true", help="log every request")
+    p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     return p
 
 
