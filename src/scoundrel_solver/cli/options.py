@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import NoReturn
 
 import scoundrel_core as sc
+from scoundrel_core._version import __version__
 
 from ..seeds import SeedRange, parse_seed_range
 
@@ -28,6 +29,7 @@ __all__ = [
     "add_deal_options",
     "add_seeds_option",
     "add_variant_options",
+    "add_version_option",
     "check_agrees",
     "deal_from",
     "given",
@@ -63,6 +65,11 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
+
+
+def add_version_option(p: argparse.ArgumentParser) -> None:
+    """``--version``: the command's name and the package version, then exit 0."""
+    p.add_argument("--version", action="version", version=f"{p.prog} {__version__}")
 
 
 def run_command(prog: str, body: Callable[[], int]) -> int:
