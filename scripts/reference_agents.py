@@ -2,7 +2,8 @@
 
     python scripts/reference_agents.py                      # fill in what is missing
     python scripts/reference_agents.py --redo greedy        # play one agent's rows again
-    python scripts/reference_agents.py --markdown           # print the table (docs/benchmark.md)
+    python scripts/reference_agents.py --markdown           # print the table
+    python scripts/reference_agents.py --docs               # write it into docs/benchmark.md
 
 Writes ``data/reference-agents.csv``. The evaluation seeds are fixed:
 classic/strict 0-9999 and hard/strict 0-9999 (the ``seeds`` column says so
@@ -55,6 +56,9 @@ from scoundrel_solver.summary import wilson
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data"
 OUT = DATA / "reference-agents.csv"
+DOCS = ROOT / "docs" / "benchmark.md"
+BLOCK = ("<!-- reference-table: start -->\n", "<!-- reference-table: end -->")
+PAIRED = ("<!-- paired-table: start -->\n", "<!-- paired-table: end -->")
 EVAL = (("classic", "strict"), ("hard", "strict"))
 EVAL_SEEDS = range(10_000)
 PG_STEPS = 1_000_000  # REINFORCE training steps per variant (a fixed amount of work)
@@ -369,6 +373,58 @@ def markdown(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
+def paired_markdown() -> str:
+    """OpenSpiel's bots against the fair agent on the same classic/strict deals."""
+    path = DATA / "openspiel-bots.jsonl"
+    fair = pd.read_parquet(DATA / "fair-games.parquet")
+    fair = fair[(fair.variant == "classic") & (fair.weapon_rule == "strict")]
+    fair_by_seed = {int(r.seed): r for r in fair.itertuples()}
+    groups: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            groups.setdefault((r["bot"], int(r["simulations"])), []).append(r)
+    lines = [
+        "| bot | simulations | deals (seeds) | bot wins (95% Wilson) | fair agent wins, same deals "
+        "| both win | only the bot | only the fair agent | mean score bot / fair "
+        "| CPU s per game bot / fair (mean) |",
+        "|---|---:|---|---|---|---:|---:|---:|---|---|",
+    ]
+    for (bot, sims), rows in sorted(groups.items()):
+        rows = [r for r in rows if int(r["seed"]) in fair_by_seed]
+        if not rows:
+            continue
+        n = len(rows)
+        bw = sum(bool(r["won"]) for r in rows)
+        fw = sum(bool(fair_by_seed[int(r["seed"])].won) for r in rows)
+        both = sum(bool(r["won"]) and bool(fair_by_seed[int(r["seed"])].won) for r in rows)
+        blo, bhi = wilson(bw, n)
+        flo, fhi = wilson(fw, n)
+        bot_cpu = statistics.fmean(float(r["cpu_seconds"]) for r in rows)
+        fair_cpu = statistics.fmean(float(fair_by_seed[int(r["seed"])].cpu_seconds) for r in rows)
+        bot_score = statistics.fmean(int(r["score"]) for r in rows)
+        fair_score = statistics.fmean(int(fair_by_seed[int(r["seed"])].score) for r in rows)
+        lines.append(
+            f"| {bot} | {sims} | {n} ({seeds_text(int(r['seed']) for r in rows)}) "
+            f"| {bw} ({100 * blo:.1f}-{100 * bhi:.1f}%) | {fw} ({100 * flo:.1f}-{100 * fhi:.1f}%) "
+            f"| {both} | {bw - both} | {fw - both} | {bot_score:.1f} / {fair_score:.1f} "
+            f"| {bot_cpu:.2f} / {fair_cpu:.2f} |"
+        )
+    return "\n".join(lines)
+
+
+def with_table(page: str, table: str, block: tuple[str, str] = BLOCK) -> str:
+    """``page`` with the text between a block's markers replaced by ``table``."""
+    start, end = block
+    head, found, rest = page.partition(start)
+    if not found or end not in rest:
+        raise SystemExit(f"no {start.strip()} ... {end} block in {DOCS}")
+    return head + start + table + "\n" + end + rest.split(end, 1)[1]
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--out", type=Path, default=OUT)
@@ -379,10 +435,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only-read", action="store_true",
                    help="refresh the rows read from data/ and play nothing")
     p.add_argument("--markdown", action="store_true", help="print the table and stop")
+    p.add_argument("--docs", action="store_true",
+                   help=f"write the table between the markers of {DOCS.relative_to(ROOT)} and stop")
     args = p.parse_args(argv)
     rows = read_rows(args.out)
     if args.markdown:
         print(markdown(rows))
+        return 0
+    if args.docs:
+        page = with_table(DOCS.read_text(encoding="utf-8"), markdown(rows))
+        DOCS.write_text(with_table(page, paired_markdown(), PAIRED), encoding="utf-8")
         return 0
     kept = [r for r in rows if r.agent in PLAYED and r.agent not in args.redo]
     have = {r.agent for r in kept}

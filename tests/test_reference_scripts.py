@@ -85,3 +85,20 @@ def test_seeds_are_written_as_runs() -> None:
     assert ra.seeds_text(range(10_000)) == "0-9999"
     assert ra.seeds_text([0, 1, 2, 5, 7, 8]) == "0-2, 5, 7-8"
     assert ra.seeds_text(range(0, 20, 2)) == "10 seeds in 0-18"
+
+
+def test_the_docs_table_is_the_stored_rows() -> None:
+    """docs/benchmark.md shows data/reference-agents.csv as `--markdown` prints it.
+
+    (The paired table below it is read live from the games files, which other
+    engineers rewrite, so it is regenerated with the same command, not compared here.)
+    """
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import reference_agents as ra
+    finally:
+        sys.path.pop(0)
+    page = ra.DOCS.read_text(encoding="utf-8")
+    assert ra.with_table(page, ra.markdown(ra.read_rows(ra.OUT))) == page, (
+        "docs/benchmark.md is stale: run python scripts/reference_agents.py --docs"
+    )

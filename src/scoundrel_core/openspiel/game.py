@@ -66,7 +66,7 @@ MAX_CHANCE_NODES: Final = DECK_SIZE + 4 * MAX_FLEES
 
 GAME_TYPE: Final = pyspiel.GameType(
     short_name=SHORT_NAME,
-    long_name="Python Scoundrel (solo dungeon crawl with a deck of cards)",
+    long_name="Python Scoundrel v0 (the rules, observation and reward of Scoundrel-v0)",
     dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
     chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
