@@ -252,21 +252,26 @@ def fair_rows() -> list[Row]:
 
 
 def pimc_rows() -> list[Row]:
+    """PIMC's games in ``data/pimc-games.jsonl`` (``scripts/pimc_games.py``; classic/strict)."""
     path = DATA / "pimc-games.jsonl"
     games: dict[int, dict[int, Game]] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
-        r = json.loads(line)
-        if r.get("variant", "classic") != "classic":
+        try:
+            r = json.loads(line)
+        except json.JSONDecodeError:  # a line cut short by a stopped run
             continue
+        if r.get("agent") != "pimc":  # the file also holds the fair agent's paired games
+            continue
+        cpu = r.get("cpu_seconds")
         # a seed played twice keeps its last game
         games.setdefault(int(r["samples"]), {})[int(r["seed"])] = Game(
-            int(r["seed"]), int(r["score"]), bool(r["won"]), float(r["seconds"]))
+            int(r["seed"]), int(r["score"]), bool(r["won"]),
+            None if cpu is None else float(cpu))
     return [
         row_of("pimc", f"{k} sampled dungeons a decision", "classic", "strict",
                sorted(g.values(), key=lambda x: x.seed),
-               "data/pimc-games.jsonl (benchmarks/bench_pimc.py)",
-               "fewer seeds than the evaluation set; cpu_per_game is wall seconds "
-               "of one process")
+               "data/pimc-games.jsonl (scripts/pimc_games.py)",
+               "fewer seeds than the evaluation set (seconds of CPU a decision)")
         for k, g in sorted(games.items())
     ]
 
