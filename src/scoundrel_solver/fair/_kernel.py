@@ -1,12 +1,13 @@
 """Numba kernels of the fair expectimax search (private: plain integer arrays only).
 
-Cards are the types of :mod:`scoundrel_solver._encoding`. What the player
+Cards are the types of :mod:`scoundrel_core.encoding`. What the player
 knows is split between shared arrays, changed in place and restored before a
 frame returns, and one row of a frame per node::
 
     cnt[NTYPES]   how many unseen cards of each type (they lie above the bottom)
     bot, bpos     the known bottom of the dungeon: bot[bpos[0]:bpos[1]], top first
-    cfg           CFG_FLEE_RULE (``_encoding`` flee codes), CFG_EQUAL (equal weapon wear)
+    cfg           CFG_FLEE_RULE (the flee codes of ``scoundrel_core.encoding``),
+                  CFG_EQUAL (equal weapon wear)
     par           leaf evaluation weights (``leaf.LEAF_*``)
     stats         ST_DECISIONS: decision nodes; ST_LEAVES: leaf evaluations used
                   (a search that used none is exact)
@@ -83,24 +84,28 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
-from .._encoding import (
-    FLEE_ANY,
-    FLEE_NEVER,
+from scoundrel_core.encoding import (
     KIND_MONSTER,
-    KIND_POTION,
     KIND_WEAPON,
-    MAX_HEALTH,
     NTYPES,
     RESOLVED_PER_ROOM,
     ROOM_SIZE,
     TYPE_BITS,
     TYPE_MASK,
-    UNUSED_REACH,
+)
+from scoundrel_core.jit import (
+    card_effect,
+    death_score,
     jit,
     jit_inline,
+    may_flee,
     type_kind,
     type_value,
+    weapon_reach,
+    wear_after,
+    win_score,
 )
+
 from .leaf import (
     FEAT_ABSORB,
     FEAT_BIAS,
@@ -213,16 +218,6 @@ def room_remove(room: int, rn: int, i: int) -> int:
     return out
 
 
-@jit_inline
-def reach_of(w: int, lk: int, equal: int) -> int:
-    """The strongest monster the weapon may fight (0 without a weapon)."""
-    if w == 0:
-        return 0
-    if lk == 0:
-        return UNUSED_REACH
-    return lk if equal else lk - 1
-
-
 @jit
 def monsters_left(cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, room: int, rn: int) -> int:
     s = 0
@@ -285,7 +280,7 @@ def leaf(
             wmax = max(wmax, type_value(t))
         else:
             psum += type_value(t)
-    reach = reach_of(w, lk, equal)
+    reach = weapon_reach(w, lk, equal)
     absorb = 0.0
     kills = 0
     v = reach
@@ -336,11 +331,7 @@ def leaf(
 
 @jit
 def can_flee(u: int, bpos: np.ndarray, rn: int, res: int, fled: int, cfg: np.ndarray) -> bool:
-    if cfg[CFG_FLEE_RULE] == FLEE_NEVER:
-        return False
-    if rn != ROOM_SIZE or res != 0 or u + bpos[1] - bpos[0] == 0:
-        return False
-    return cfg[CFG_FLEE_RULE] == FLEE_ANY or fled == 0
+    return bool(may_flee(cfg[CFG_FLEE_RULE], rn, res, u + bpos[1] - bpos[0], fled))
 
 
 @jit
@@ -461,26 +452,15 @@ def _play_card(fi: np.ndarray, ff: np.ndarray, f: int, slot: int, with_weapon: i
     t = room_get(room, slot)
     val = type_value(t)
     kind = type_kind(t)
-    if kind == KIND_POTION:
-        if pu == 0:
-            h = min(MAX_HEALTH, h + val)
-        pu = 1
-    elif kind == KIND_WEAPON:
-        w = val
-        lk = 0
-    elif with_weapon:
-        h -= max(0, val - w)
-        lk = val
-    else:
-        h -= val
+    h, w, pu = card_effect(kind, val, with_weapon, h, w, pu)
+    lk = wear_after(kind, val, with_weapon, lk)
     room = room_remove(room, rn, slot)
     rn -= 1
     left = fi[f, FI_U] + bpos[1] - bpos[0]  # cards still in the dungeon
     if h <= 0:
-        return GAME_OVER, float(h - monsters_left(cnt, bot, bpos, room, rn))
+        return GAME_OVER, float(death_score(h, monsters_left(cnt, bot, bpos, room, rn)))
     if rn == 0 and left == 0:
-        bonus = val if kind == KIND_POTION and h == MAX_HEALTH else 0
-        return GAME_OVER, float(h + bonus) + par[LEAF_WIN_BONUS]
+        return GAME_OVER, float(win_score(h, kind, val)) + par[LEAF_WIN_BONUS]
     c = _open_child(fi, ff, f, OP_DECIDE)
     fi[c, FI_ROOM] = room
     fi[c, FI_RN] = rn
@@ -550,7 +530,7 @@ def _next_card_move(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray, bot
     valued on the spot); False when none is left (the phase moves on)."""
     room = fi[f, FI_ROOM]
     rn = fi[f, FI_RN]
-    reach = reach_of(fi[f, FI_W], fi[f, FI_LK], cfg[CFG_EQUAL])
+    reach = weapon_reach(fi[f, FI_W], fi[f, FI_LK], cfg[CFG_EQUAL])
     while fi[f, FI_IT] < 2 * rn:
         move = fi[f, FI_IT]
         fi[f, FI_IT] = move + 1

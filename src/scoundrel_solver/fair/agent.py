@@ -18,9 +18,16 @@ from typing import Final, Literal
 import numpy as np
 
 from scoundrel_core import Action
+from scoundrel_core.encoding import (
+    FLEE_ANY,
+    FLEE_NEVER,
+    NTYPES,
+    TYPE_BITS,
+    card_type,
+    flee_rule_code,
+)
 from scoundrel_core.info import InfoState
 
-from .._encoding import FLEE_ANY, FLEE_NEVER, NTYPES, TYPE_BITS, card_type, flee_rule_code
 from . import _kernel as K
 from .leaf import LEAF_WIN_BONUS, weights_array, win_model_for
 
