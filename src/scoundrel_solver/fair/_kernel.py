@@ -27,7 +27,9 @@ columns ``FV_*``) starts with the node's state, which a child inherits::
     FI_FLED            the room was dealt by a flee (classic forbids fleeing it)
     FI_NEED            cards to draw (draw frames)
     FI_DEPTH           chance nodes still expanded; at 0 a chance node is valued
-                       by the leaf evaluation instead
+                       by the leaf evaluation instead. A draw of the last room
+                       (every card left comes up: ``_draw_is_free``) neither
+                       costs depth nor takes the leaf
 
 and goes on with the frame's own work (``FI_PHASE`` onwards, zero in a new
 frame). A child is pushed by copying its parent's state and changing what
@@ -45,7 +47,7 @@ value goes back to its parent::
       DECIDE_DONE  --> pop FV_BEST, or FV_SUM / FI_COUNT if the room was fled
 
     draw frame
-      DRAW_ENTER --depth 0--> pop the leaf evaluation
+      DRAW_ENTER --depth 0, not free--> pop the leaf evaluation
            |     --in the memo--> pop the memoised value
            +--> DRAW_MULTISETS (enough unseen cards) --next multiset--> child: a
            |        decision, FV_WEIGHT = its count of draws;
@@ -170,7 +172,8 @@ FI_BPOS0 = 24  # draw: bpos[0] before DRAW_ALL took cards off the bottom
 FI_K1 = 25  # draw: memo key
 FI_K2 = 26
 FI_LEAVES = 27  # draw: stats[ST_LEAVES] on entry (the subtree used a leaf if it grew)
-NFI = 28
+FI_FREE = 28  # draw: 1 if it deals the last room (``_draw_is_free``): no depth spent
+NFI = 29
 
 FV_BEST = 0  # decision: best card move value (NEG before the first)
 FV_SUM = 1  # decision: sum over fled orders; draw: weighted sum over multisets
@@ -599,11 +602,23 @@ def _decision_value(fi: np.ndarray, ff: np.ndarray, f: int,
 
 
 @jit_inline
+def _draw_is_free(fi: np.ndarray, f: int, bpos: np.ndarray) -> bool:
+    """Draw ``f`` deals the last room: every card left in the dungeon comes up (only
+    the order of the unseen ones is open, and the room's decision averages over
+    it). Such a draw is not search depth: nothing is left to chance after it, and
+    the search below it is one room. (A refill of known cards with more of the
+    known bottom behind it still counts: the search of a long known tail has no
+    pruning and measured up to 26 s; the agent asks the exact solver when
+    nothing is unseen at the root.)"""
+    return bool(fi[f, FI_U] + bpos[1] - bpos[0] <= fi[f, FI_NEED])
+
+
+@jit_inline
 def _draw_fresh_room(fi: np.ndarray, ff: np.ndarray, f: int, unseen: int, room: int, rn: int,
-                     rlo: int, rhi: int) -> None:
+                     rlo: int, rhi: int, free: bool) -> None:
     """Frame ``f + 1``: the decision in the room draw ``f`` dealt (``rn`` cards,
-    room[rlo:rhi] drawn unseen, in type order), one refill deeper; ``unseen``
-    cards are still unseen."""
+    room[rlo:rhi] drawn unseen, in type order), one refill deeper unless the draw
+    was free; ``unseen`` cards are still unseen."""
     c = _open_child(fi, ff, f, OP_DECIDE)
     fi[c, FI_U] = unseen
     fi[c, FI_ROOM] = room
@@ -613,12 +628,12 @@ def _draw_fresh_room(fi: np.ndarray, ff: np.ndarray, f: int, unseen: int, room: 
     fi[c, FI_PU] = 0
     fi[c, FI_RES] = 0
     fi[c, FI_NEED] = 0
-    fi[c, FI_DEPTH] = fi[f, FI_DEPTH] - 1
+    fi[c, FI_DEPTH] = fi[f, FI_DEPTH] - (0 if free else 1)
 
 
 @jit_inline
 def _draw_all(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray, bot: np.ndarray,
-              bpos: np.ndarray) -> None:
+              bpos: np.ndarray, cfg: np.ndarray) -> None:
     """Fewer unseen cards than draw ``f`` needs: all of them come up (in random
     order), then the top of the known bottom. Pushes the one decision."""
     room = fi[f, FI_ROOM]
@@ -637,12 +652,13 @@ def _draw_all(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray, bot: np.n
         n += 1
         bpos[0] += 1
     fi[f, FI_PHASE] = DRAW_ALL
-    _draw_fresh_room(fi, ff, f, 0, room, n, rn, unseen_end)
+    _draw_fresh_room(fi, ff, f, 0, room, n, rn, unseen_end, fi[f, FI_FREE] == 1)
 
 
 @jit_inline
 def _next_multiset(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray,
-                   saved: np.ndarray, returned: bool, value: float, win: float) -> bool:
+                   saved: np.ndarray, returned: bool, value: float, win: float,
+                   cfg: np.ndarray) -> bool:
     """Draw ``f`` takes its last child's value (if ``returned``) and pushes the
     decision after its next multiset of FI_NEED unseen cards; False when none is left.
 
@@ -676,7 +692,8 @@ def _next_multiset(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray,
             ff[f, FV_WEIGHT] = weight
             fi[f, FI_LEVEL] = level
             fi[f, FI_T] = t
-            _draw_fresh_room(fi, ff, f, fi[f, FI_U] - need, room, rn + need, rn, rn + need)
+            _draw_fresh_room(fi, ff, f, fi[f, FI_U] - need, room, rn + need, rn, rn + need,
+                             fi[f, FI_FREE] == 1)
             return True
         while t < NTYPES and cnt[t] == 0:
             t += 1
@@ -751,7 +768,9 @@ def run(
 
         phase = fi[f, FI_PHASE]
         if phase == DRAW_ENTER:
-            if fi[f, FI_DEPTH] <= 0:
+            free = _draw_is_free(fi, f, bpos)
+            fi[f, FI_FREE] = 1 if free else 0
+            if fi[f, FI_DEPTH] <= 0 and not free:
                 stats[ST_LEAVES] += 1
                 value, win = leaf(cnt, bot, bpos, fi[f, FI_ROOM], fi[f, FI_RN], fi[f, FI_H],
                              fi[f, FI_W], fi[f, FI_LK], cfg[CFG_EQUAL], par)
@@ -772,13 +791,13 @@ def run(
             for t in range(NTYPES):
                 saved[f, t] = cnt[t]
             if fi[f, FI_U] < fi[f, FI_NEED]:
-                _draw_all(fi, ff, f, cnt, bot, bpos)
+                _draw_all(fi, ff, f, cnt, bot, bpos, cfg)
                 sp += 1
                 continue
             fi[f, FI_PHASE] = DRAW_MULTISETS
             phase = DRAW_MULTISETS
         if phase == DRAW_MULTISETS:
-            if _next_multiset(fi, ff, f, cnt, saved, returned, value, win):
+            if _next_multiset(fi, ff, f, cnt, saved, returned, value, win, cfg):
                 returned = False
                 sp += 1
                 continue

@@ -17,7 +17,8 @@ from typing import Final, Literal
 
 import numpy as np
 
-from scoundrel_core import Action
+import scoundrel_core as sc
+from scoundrel_core import Action, State
 from scoundrel_core.encoding import (
     FLEE_ANY,
     FLEE_NEVER,
@@ -31,7 +32,7 @@ from scoundrel_core.info import InfoState
 from . import _kernel as K
 from .leaf import LEAF_WIN_BONUS, weights_array, win_model_for
 
-__all__ = ["ActionValue", "FairAgent", "card_type", "info_arrays", "root_frame"]
+__all__ = ["ActionValue", "FairAgent", "card_type", "info_arrays", "known_state", "root_frame"]
 
 EXACT_DEPTH: Final = 48
 
@@ -105,6 +106,20 @@ def root_frame(info: InfoState, depth: int) -> np.ndarray:
     root[K.FI_DEPTH] = depth
     root[K.FI_HI] = len(info.bottom)
     return root
+
+
+def known_state(info: InfoState) -> State:
+    """The true position of an information state with nothing unseen (the whole
+    dungeon is the known bottom). The weapon is named as the diamond of its value:
+    the only card of that value the weapon can be."""
+    if info.unseen:
+        raise ValueError(f"{len(info.unseen)} cards are unseen in {info.to_text()}")
+    return State.from_parts(
+        dungeon=info.bottom, room=info.room, health=info.health,
+        weapon=f"{info.weapon_value}D" if info.weapon_value else None,
+        last_kill=info.last_kill, potion_used=info.potion_used,
+        resolved=info.resolved_in_room, fled=info.fled_last, variant=info.variant,
+    )
 
 
 def _refill_outcomes(info: InfoState) -> int:
@@ -237,7 +252,12 @@ class FairAgent:
         )
 
     def evaluate(self, info: InfoState) -> list[ActionValue]:
-        """Every legal action valued by iterative deepening within the node budget."""
+        """Every legal action valued by iterative deepening within the node budget.
+
+        With nothing unseen the position is one of perfect information: every
+        action is valued exactly by the exact solver (``known_values``)."""
+        if not info.unseen:
+            return self.known_values(info)
         budget, shallow = self.limits(info)
         cap = 0 if len(info.unseen) > shallow else self.max_depth
         cap = min(cap, self.max_depth)
@@ -253,6 +273,24 @@ class FairAgent:
             vals, nodes = self.search(info, depth)
             self.nodes += nodes
         return vals
+
+    def known_values(self, info: InfoState) -> list[ActionValue]:
+        """Every legal action's exact values when nothing is unseen (the dungeon is the
+        known bottom): the best score after it, by the exact solver. Maximising the
+        score maximises the utility too (a game is won exactly when it scores above
+        0), so the value is that score plus the win bonus if it wins."""
+        from ..exact.solve import solve_value  # imported here: the exact kernel loads on use
+
+        bonus = float(self.par_for(str(info.variant))[LEAF_WIN_BONUS])
+        state = known_state(info)
+        out = []
+        for a in info.legal_actions():
+            after = sc.apply(state, a)
+            score = after.score if after.is_over else solve_value(after)
+            assert score is not None  # no node limit: the search always finishes
+            win = 1.0 if score > 0 else 0.0
+            out.append(ActionValue(a, score + bonus * win, win, float(score), True))
+        return out
 
     def choose(self, info: InfoState) -> tuple[Action, bool]:
         """The action with the best value (ties: lowest action) and whether it was exact."""

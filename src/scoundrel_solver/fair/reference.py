@@ -34,8 +34,9 @@ def twin_values(
     info: InfoState, depth: int, par: np.ndarray
 ) -> list[tuple[Action, float, float, bool]]:
     """Each legal action's (value, chance of winning) at ``depth`` (refills expanded)
-    and whether it is exact. A decision takes the win chance of its best action
-    (the first of equal values)."""
+    and whether it is exact. The draw of the last room (every card left comes up)
+    costs no depth. A decision takes the win chance of its best action (the first
+    of equal values)."""
     memo: dict[tuple[object, int], tuple[float, float, bool]] = {}
     bonus = float(par[LEAF_WIN_BONUS])
 
@@ -54,6 +55,8 @@ def twin_values(
     def after(x: InfoState | ChanceNode, d: int) -> tuple[float, float, bool]:
         if isinstance(x, InfoState):
             return decide(x, d)
+        if len(x.base.unseen) + len(x.base.bottom) <= x.to_draw:
+            return draw(x, d)  # the last room: every card left comes up, no depth spent
         if d <= 0:
             b = x.base
             pool: list[Card] = [*b.room, *b.unseen, *b.bottom]
