@@ -3,6 +3,7 @@
     python scripts/fair_games.py --variant classic --seeds 0:1000
     python scripts/fair_games.py --variant hard --seeds 0:300
     python scripts/fair_games.py --parquet data/fair-games.parquet   # gather, no play
+    python scripts/fair_games.py --table data/fair-games.parquet     # docs/fair.md's table
 
 Each game is appended to a JSON-lines cache as soon as it ends (default
 ``fair-games.jsonl``), so a stopped run resumes where it was: seeds
@@ -12,7 +13,8 @@ seed, variant, weapon_rule, score, won, rooms (rooms entered, the last being
 where a lost game ended), decisions, exact_decisions, exact (per decision,
 whether the agent's values were exact), decision_room (the room of each
 decision), seconds (wall time of the game, one core), cpu_seconds (its CPU
-time: the figure to quote on a shared machine), agent_version (the agent
+time: the figure to quote on a shared machine), decision_cpu_ms (the CPU time
+of each decision, milliseconds), agent_version (the agent
 revision that played it: ``fair.version.agent_version()``), and from the
 census (``--census``, default data/census.parquet) winnable (the exact solver
 proved the deal winnable; missing where the census has no answer) and
@@ -35,8 +37,9 @@ from pathlib import Path
 from typing import Any
 
 import scoundrel_core as sc
+from scoundrel_core.info import InfoState
 from scoundrel_solver.fair.agent import FairAgent
-from scoundrel_solver.fair.api import play_fair
+from scoundrel_solver.fair.api import play_with
 from scoundrel_solver.fair.version import agent_version
 from scoundrel_solver.jsonl import drop_cut_line, read_json_lines
 from scoundrel_solver.seeds import parse_seed_range
@@ -63,9 +66,27 @@ def rooms_of(start: str, actions: tuple[str, ...]) -> list[int]:
     return out
 
 
+class _Timed:
+    """The agent, with the CPU time of each decision noted (milliseconds)."""
+
+    def __init__(self, agent: FairAgent) -> None:
+        self.agent = agent
+        self.ms: list[float] = []
+
+    def reset(self, seed: int) -> None:
+        self.agent.reset(seed)
+
+    def choose(self, info: InfoState) -> tuple[sc.Action, bool]:
+        t = time.process_time()
+        out = self.agent.choose(info)
+        self.ms.append(round(1000 * (time.process_time() - t), 3))
+        return out
+
+
 def play(seed: int, variant: str, weapon_rule: str, agent: FairAgent) -> dict[str, Any]:
+    timed = _Timed(agent)
     t, cpu = time.perf_counter(), time.process_time()
-    g = play_fair(seed, variant, weapon_rule, agent=agent)
+    g = play_with(timed, seed, variant, weapon_rule)
     seconds, cpu = time.perf_counter() - t, time.process_time() - cpu
     rooms = rooms_of(g.start, g.actions)
     return {
@@ -81,6 +102,7 @@ def play(seed: int, variant: str, weapon_rule: str, agent: FairAgent) -> dict[st
         "decision_room": rooms,
         "seconds": round(seconds, 4),
         "cpu_seconds": round(cpu, 4),
+        "decision_cpu_ms": timed.ms,
         "agent_version": agent_version(),
     }
 
@@ -134,6 +156,42 @@ def to_parquet(cache: Path, out: Path, census: Path | None = None) -> int:
     return len(df)
 
 
+def table(parquet: Path) -> list[str]:
+    """The Markdown table of the games in ``parquet``: per variant and agent revision,
+    the seeds, wins with a Wilson interval, the winnable-loss rate (of the deals the
+    census proves winnable, the share the agent lost) and CPU seconds per game and per
+    decision (median / mean / p99 / worst)."""
+    import numpy as np
+    import pandas as pd
+
+    from scoundrel_solver.summary import wilson
+
+    df = pd.read_parquet(parquet)
+    out = ["| variant | agent | seeds | games | won (95% CI) | winnable | winnable lost "
+           "| CPU s per game: median / mean / worst | CPU ms per decision: median / p99 / worst |",
+           "|---|---|---|---:|---|---:|---|---|---|"]
+    for (v, r, ver), g in df.groupby(["variant", "weapon_rule", "agent_version"], sort=True):
+        n, w = len(g), int(g.won.sum())
+        lo, hi = wilson(w, n)
+        win = g.winnable.dropna().astype(bool) if "winnable" in g else pd.Series([], dtype=bool)
+        lost = g.loc[win.index].winnable_loss.astype(bool)[win] if len(win) else win
+        wl = (f"{100 * lost.mean():.1f}% ({int(lost.sum())} of {int(win.sum())}; "
+              f"{'-'.join(f'{100 * x:.1f}' for x in wilson(int(lost.sum()), int(win.sum())))}%)"
+              if win.sum() else "n/a")
+        cpu = g.cpu_seconds
+        if "decision_cpu_ms" in g and g.decision_cpu_ms.notna().all():
+            ms = np.concatenate(g.decision_cpu_ms.to_numpy())
+            dec = f"{np.median(ms):.1f} / {np.percentile(ms, 99):.0f} / {ms.max():.0f}"
+        else:
+            dec = "not recorded"
+        out.append(
+            f"| {v}/{r} | {ver} | {int(g.seed.min())}-{int(g.seed.max())} | {n} "
+            f"| **{100 * w / n:.1f}%** ({100 * lo:.1f}-{100 * hi:.1f}%) "
+            f"| {100 * win.mean():.1f}% | {wl} "
+            f"| {cpu.median():.2f} / {cpu.mean():.2f} / {cpu.max():.1f} | {dec} |")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--variant", default="classic")
@@ -143,6 +201,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--parquet", type=Path, help="write every cached game here")
     p.add_argument("--census", type=Path, default=Path("data/census.parquet"),
                    help="where the winnable column comes from")
+    p.add_argument("--table", type=Path, metavar="PARQUET",
+                   help="print the Markdown table of the games in PARQUET (docs/fair.md)")
     args = p.parse_args(argv)
     if args.seeds:
         seeds = parse_seed_range(args.seeds)
@@ -158,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.parquet:
         n = to_parquet(args.cache, args.parquet, args.census)
         print(f"{n} games -> {args.parquet}", file=sys.stderr)
+    if args.table:
+        print("\n".join(table(args.table)))
     return 0
 
 

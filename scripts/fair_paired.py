@@ -1,0 +1,94 @@
+"""Two agents on the same deals: wins both ways, a sign test and a paired interval.
+
+    python scripts/fair_paired.py data/fair-games.parquet fair-games.jsonl \
+        --variant classic --weapon-rule strict
+
+Each side is a Parquet file or a JSON-lines cache of ``scripts/fair_games.py``
+(or of ``scripts/pimc_games.py``: rows with seed and won); with
+``--a-version`` / ``--b-version`` only the rows of that agent_version count.
+Only the seeds both sides played are compared. The output (one JSON object):
+the deals paired, the wins of each side, ``a_only`` and ``b_only`` (deals one
+side won and the other lost), the two-sided exact sign test on those, and
+the difference in win rate (B minus A) with a 95% normal interval for paired
+outcomes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+from scoundrel_solver.jsonl import read_json_lines
+from scoundrel_solver.summary import Z95
+
+
+def load(path: Path, variant: str | None, rule: str | None,
+         version: str | None) -> dict[int, bool]:
+    """seed -> won, for the rows of one side."""
+    if path.suffix == ".parquet":
+        import pandas as pd
+
+        rows: list[dict[str, Any]] = pd.read_parquet(path).to_dict("records")
+    else:
+        rows = [row for _, row in read_json_lines(path)]
+    out = {}
+    for r in rows:
+        if variant and r.get("variant", variant) != variant:
+            continue
+        if rule and r.get("weapon_rule", rule) != rule:
+            continue
+        if version and r.get("agent_version") != version:
+            continue
+        out[int(r["seed"])] = bool(r["won"])
+    return out
+
+
+def sign_test(a_only: int, b_only: int) -> float:
+    """Two-sided exact binomial test of a_only against b_only at p = 1/2."""
+    n = a_only + b_only
+    if n == 0:
+        return 1.0
+    k = min(a_only, b_only)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
+def paired(a: dict[int, bool], b: dict[int, bool]) -> dict[str, Any]:
+    seeds = sorted(set(a) & set(b))
+    n = len(seeds)
+    a_only = sum(a[s] and not b[s] for s in seeds)
+    b_only = sum(b[s] and not a[s] for s in seeds)
+    diff = (b_only - a_only) / n if n else 0.0
+    # the variance of the mean of per-deal differences (each -1, 0 or 1)
+    var = ((a_only + b_only) / n - diff**2) / n if n else 0.0
+    half = Z95 * math.sqrt(max(var, 0.0))
+    return {
+        "deals": n, "seeds": [seeds[0], seeds[-1]] if seeds else [],
+        "a_wins": sum(a[s] for s in seeds), "b_wins": sum(b[s] for s in seeds),
+        "a_only": a_only, "b_only": b_only, "sign_test_p": round(sign_test(a_only, b_only), 6),
+        "b_minus_a": round(diff, 6), "b_minus_a_ci95": [round(diff - half, 6),
+                                                        round(diff + half, 6)],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("a", type=Path)
+    p.add_argument("b", type=Path)
+    p.add_argument("--variant", default="classic")
+    p.add_argument("--weapon-rule", default="strict")
+    p.add_argument("--a-version")
+    p.add_argument("--b-version")
+    args = p.parse_args(argv)
+    a = load(args.a, args.variant, args.weapon_rule, args.a_version)
+    b = load(args.b, args.variant, args.weapon_rule, args.b_version)
+    print(json.dumps(paired(a, b)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
