@@ -28,6 +28,7 @@ import scoundrel_core as sc
 from scoundrel_solver.batch import drop_cut_line, read_json_lines
 from scoundrel_solver.fair.agent import FairAgent
 from scoundrel_solver.fair.api import play_fair
+from scoundrel_solver.provenance import parquet_metadata, provenance, script_provenance
 from scoundrel_solver.seeds import parse_seed_range
 
 
@@ -80,14 +81,20 @@ def done_seeds(cache: Path, variant: str, weapon_rule: str) -> set[int]:
     }
 
 
-def to_parquet(cache: Path, out: Path) -> int:
+def to_parquet(cache: Path, out: Path, stamp: dict[str, str] | None = None) -> int:
     import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
 
     df = pd.DataFrame(games_in(cache))
     df = df.drop_duplicates(["variant", "weapon_rule", "seed"], keep="last")
     df = df.sort_values(["variant", "weapon_rule", "seed"]).reset_index(drop=True)
     df["seed"] = df["seed"].astype("uint64")
-    df.to_parquet(out, index=False)
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    # the command, commit and date that made the file, in its key-value metadata
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                           **parquet_metadata(stamp or provenance())})
+    pq.write_table(table, out)
     return len(df)
 
 
@@ -99,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cache", type=Path, default=Path("fair-games.jsonl"))
     p.add_argument("--parquet", type=Path, help="write every cached game here")
     args = p.parse_args(argv)
+    stamp = script_provenance(__file__, argv)
     if args.seeds:
         seeds = parse_seed_range(args.seeds)
         done = done_seeds(args.cache, args.variant, args.weapon_rule)
@@ -111,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
                 f.write(json.dumps(play(seed, args.variant, args.weapon_rule, agent)) + "\n")
                 f.flush()
     if args.parquet:
-        n = to_parquet(args.cache, args.parquet)
+        n = to_parquet(args.cache, args.parquet, stamp)
         print(f"{n} games -> {args.parquet}", file=sys.stderr)
     return 0
 

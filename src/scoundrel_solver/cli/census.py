@@ -2,7 +2,7 @@
 
     scoundrel-census run --seeds 0:100000 --variant hard --weapon-rule strict
     scoundrel-census summary [--json]
-    scoundrel-census export --out census.parquet      # or .csv
+    scoundrel-census export --out census.parquet [--seeds A:B]      # or .csv
     scoundrel-census import results.jsonl [...]        # files of scoundrel-solve --out
     scoundrel-census import data/census.parquet        # or an export: rebuilds a store
 
@@ -68,6 +68,8 @@ def _parser() -> argparse.ArgumentParser:
 
     export = sub.add_parser("export", parents=[db], help="write the rows as Parquet or CSV")
     export.add_argument("--out", required=True, metavar="FILE", help="FILE.parquet or FILE.csv")
+    export.add_argument("--seeds", metavar="A:B", default=None,
+                        help="only the seeds A..B-1 of each variant (default: all)")
 
     imp = sub.add_parser("import", parents=[db],
                          help="load results files of scoundrel-solve --seeds A:B --out FILE, "
@@ -144,9 +146,11 @@ def _summary(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     from ..census.export import export
+    from ..provenance import provenance
 
+    seeds = None if args.seeds is None else parse_seed_range(args.seeds)
     with Store(args.db, create=False) as store:
-        n = export(store, args.out)
+        n = export(store, args.out, seeds=seeds, provenance=provenance([PROG, *args.argv]))
     print(f"{n} rows written to {args.out}")
     return 0
 
@@ -173,6 +177,7 @@ def _fail(msg: str, code: int = 2) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
+        args.argv = list(sys.argv[1:] if argv is None else argv)  # the command, for provenance
     except SystemExit as stop:  # argparse: --help (0) or bad usage (2, one line printed)
         return stop.code if isinstance(stop.code, int) else 2
     command = {"run": _run, "summary": _summary, "export": _export, "import": _import}
