@@ -39,6 +39,7 @@ from .variants import Variant, get_variant
 __all__ = ["MAX_HEALTH", "State", "dealt_state"]
 
 MAX_HEALTH: Final = 20
+"""Health at the start, and the most a player can have."""
 
 SHIFT_DUNGEON_SIZE: Final = 0
 SHIFT_ROOM_SIZE: Final = 6

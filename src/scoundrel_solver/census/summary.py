@@ -63,6 +63,7 @@ class Summary:
     """The lowest and highest seed stored (all seeds between when ``deals`` is their count)."""
 
     def to_json(self) -> dict[str, object]:
+        """The summary line as a JSON object (the histogram's scores as strings)."""
         obj = asdict(self)
         obj["winnable_ci95"] = list(self.winnable_ci95)
         obj["histogram"] = {str(k): v for k, v in self.histogram.items()}

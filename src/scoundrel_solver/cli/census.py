@@ -175,6 +175,9 @@ def _fail(msg: str, code: int = 2) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """``scoundrel-census``: returns the exit code (0; 1 a failing cluster; 2 bad input; 130
+    Ctrl-C).
+    """
     try:
         args = _parser().parse_args(argv)
         args.argv = list(sys.argv[1:] if argv is None else argv)  # the command, for provenance

@@ -32,9 +32,13 @@ MAX_ACTIONS = 5000
 class Agent(Protocol):
     """Anything that picks an action from the information state alone."""
 
-    def reset(self, seed: int) -> None: ...
+    def reset(self, seed: int) -> None:
+        """Start a new game; ``seed`` seeds any randomness of the agent."""
+        ...
 
-    def choose(self, info: InfoState) -> tuple[Action, bool]: ...
+    def choose(self, info: InfoState) -> tuple[Action, bool]:
+        """The action to play in ``info``, and whether its value was computed exactly."""
+        ...
 
 
 @dataclass(frozen=True)
