@@ -25,7 +25,8 @@ from collections.abc import Generator, Sequence
 from contextlib import closing
 from typing import Any
 
-from ..fair.api import Agent, make_agent, play_with
+from ..fair.api import make_agent, play_with
+from ..fair.protocol import Agent
 from ..seeds import SeedRange
 from ..summary import Outcome, summarize
 from .options import (
@@ -95,7 +96,7 @@ def _games(
 
 
 def _perfect_share(seeds: SeedRange, variant: str, weapon_rule: str) -> float:
-    from ..solve import solve
+    from ..exact.solve import solve
 
     winnable = 0
     for s in seeds:
