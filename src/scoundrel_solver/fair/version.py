@@ -3,8 +3,9 @@
 Games played by two revisions of the agent must never be mixed up in one
 table. The hash covers every file of this package (the search kernel, the
 agent, its leaf and the shipped win model), the card encoding and the shared
-rule steps the kernel is built from, and the exact solver's own version (the agent asks the exact solver
-when nothing is unseen), so any change to what the agent does changes it.
+rule steps the kernel is built from, and the exact solver's own version (the
+agent asks the exact solver when nothing is unseen), so any change to what
+the agent does changes it.
 
 >>> v = agent_version()
 >>> v.startswith(__version__ + "+fair.") and len(v.split(".")[-1]) == 12
