@@ -11,7 +11,7 @@ True
 
 from .actions import FLEE, NUM_ACTIONS, Action, fight, parse_action_text, resolve
 from .cards import DECK_SIZE, FULL_DECK, Card, Kind, card, format_deck, parse_card, parse_deck
-from .deal import MAX_SEED, daily_seed, deal, splitmix64
+from .deal import MAX_SEED, daily_seed, deal, parse_seed_number, splitmix64
 from .errors import (
     CardError,
     DeckError,
@@ -22,6 +22,7 @@ from .errors import (
     SeedError,
     StateTextError,
     VariantError,
+    excerpt,
 )
 from .info import ChanceNode, InfoState, observe
 from .record import RECORD_FORMAT, GameRecord
@@ -85,6 +86,7 @@ __all__ = [
     "card",
     "daily_seed",
     "deal",
+    "excerpt",
     "fight",
     "format_deck",
     "get_variant",
@@ -97,6 +99,7 @@ __all__ = [
     "parse_card",
     "parse_deck",
     "parse_line",
+    "parse_seed_number",
     "parse_state",
     "play_line",
     "resolve",

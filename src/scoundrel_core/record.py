@@ -25,6 +25,7 @@ from .actions import Action, parse_action_text
 from .cards import Card, format_deck, parse_deck
 from .deal import deal
 from .errors import RecordError, ScoundrelError
+from .files import check_output, replacing
 from .rules import apply, line_items, new_game
 from .state import State
 from .variants import Variant, get_variant
@@ -145,13 +146,23 @@ class GameRecord:
         return rec
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the JSON form; a file that cannot be written is a RecordError naming it."""
+        """Write the JSON form, whole or not at all (a temporary file renamed over ``path``:
+        a full disk leaves the previous file as it was); a file that cannot be written, or
+        a target that is not a regular file, is a RecordError naming it."""
+        text = json.dumps(self.to_json(), indent=1) + "\n"
         try:
-            with open(path, "w", encoding="utf-8") as f:
-                json.dump(self.to_json(), f, indent=1)
-                f.write("\n")
+            with replacing(path, "record") as tmp, open(tmp, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as err:  # OutputError: the message names the file and the reason
+            raise RecordError(str(err)) from None
+
+    @staticmethod
+    def check_writable(path: str | os.PathLike[str]) -> None:
+        """Refuse now a path :meth:`save` could not write later (RecordError naming it)."""
+        try:
+            check_output(path, "record")
         except OSError as err:
-            raise RecordError(f"cannot write record {os.fspath(path)!r}: {err.strerror}") from None
+            raise RecordError(str(err)) from None
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> GameRecord:

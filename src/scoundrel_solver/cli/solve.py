@@ -36,7 +36,8 @@ def _parser() -> Parser:
         description="Best score a player who sees the whole dungeon can reach, proven, "
         "with one line of play that reaches it.",
     )
-    add_deal_options(p, seeds_help="solve seeds A..B-1 (batch; a summary, or --out for every "
+    add_deal_options(p, daily_today=True,
+                     seeds_help="solve seeds A..B-1 (batch; a summary, or --out for every "
                      "result)")
     p.add_argument("--out", metavar="FILE",
                    help="with --seeds: append each result as a JSON line; a re-run resumes")
