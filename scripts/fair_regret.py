@@ -1,6 +1,6 @@
 """The fair agents' regret against the exact fair optimum, on reduced decks.
 
-    python scripts/fair_regret.py                       # the README table (6, 7, 8 cards)
+    python scripts/fair_regret.py                       # the table of docs/fair.md (6, 7, 8 cards)
     python scripts/fair_regret.py --sizes 6,8 --decks 3
     python scripts/fair_regret.py --agent fair --weights leaf.json   # a new leaf
     python scripts/fair_regret.py --agent my_pkg.my_module:make_agent

@@ -187,3 +187,31 @@ def test_import_loads_results_files_once_and_keeps_the_better_row(tmp_path: Path
         assert got == [(1, -2, True), (2, 8, True), (3, 2, True), (4, 1, True)]
         assert [x.solver_version for x in store.rows()][2] == "0.0.9"
         assert store.count(variant="hard", weapon_rule="equal") == 4
+
+
+def test_an_export_imports_back_into_an_equal_store(tmp_path: Path) -> None:
+    rows = [row(s, s % 7 - 3, proven=s % 5 != 0, nodes=s + 1) for s in range(0, 60, 3)]
+    rows += [row(2**64 - 1, 4, variant="classic")]
+    with make(tmp_path / "a.sqlite", rows):
+        pass
+    assert main(["export", "--db", str(tmp_path / "a.sqlite"),
+                 "--out", str(tmp_path / "a.parquet")]) == 0
+    assert main(["import", "--db", str(tmp_path / "b.sqlite"), str(tmp_path / "a.parquet")]) == 0
+    with Store(tmp_path / "b.sqlite") as back:
+        assert list(back.rows()) == sorted(rows)  # solver_version ("test") kept too
+        assert import_file(back, tmp_path / "a.parquet").saved == 0  # nothing counted twice
+
+
+def test_a_parquet_that_is_not_an_export_is_refused_by_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"seed": [1, 2]}), tmp_path / "x.parquet")
+    (tmp_path / "y.parquet").write_text("not parquet")
+    for name, says in (("x.parquet", "not a census export (missing variant"),
+                       ("y.parquet", "cannot read"), ("z.parquet", "no such file")):
+        assert main(["import", "--db", str(tmp_path / "c.sqlite"), str(tmp_path / name)]) == 2
+        err = capsys.readouterr().err
+        assert says in err and name in err and "Traceback" not in err

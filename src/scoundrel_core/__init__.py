@@ -9,6 +9,7 @@
 True
 """
 
+from ._version import __version__ as __version__
 from .actions import FLEE, NUM_ACTIONS, Action, fight, parse_action_text, resolve
 from .cards import DECK_SIZE, FULL_DECK, Card, Kind, card, format_deck, parse_card, parse_deck
 from .deal import MAX_SEED, daily_seed, deal, parse_seed_number, splitmix64
@@ -40,8 +41,6 @@ from .rules import (
 )
 from .state import MAX_HEALTH, State
 from .variants import FLEE_RULES, VARIANTS, WEAPON_RULES, Variant, get_variant
-
-__version__ = "0.1.0"
 
 
 def parse_state(text: str, *, partial: bool = True) -> State:

@@ -4,6 +4,8 @@
 dungeon can reach, proven by the search, with one line of play that reaches it.
 """
 
+from scoundrel_core._version import __version__ as __version__
+
 from .errors import SolverError
 from .result import SolveResult
 from .solve import solve

@@ -35,7 +35,7 @@ class SolveResult:
     stopped_by: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The documented JSON object (see README, "Output formats")."""
+        """The documented JSON object (see docs/commands.md, "Output formats")."""
         return {
             "format": JSON_FORMAT,
             "seed": self.seed,

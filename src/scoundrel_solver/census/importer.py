@@ -1,7 +1,10 @@
-"""Loading results files of ``scoundrel-solve --seeds A:B --out FILE`` into a store.
+"""Loading results into a store: files of ``scoundrel-solve --seeds A:B --out FILE``,
+or a census's own Parquet export (``scoundrel-census export``), which rebuilds a
+store from the published ``data/census.parquet``.
 
-Each line is one JSON object (``SolveResult.to_json``); rows without a seed
-(an explicit deck) are skipped. The store's rules apply, so importing a file
+Each line of a results file is one JSON object (``SolveResult.to_json``); rows
+without a seed (an explicit deck) are skipped. A Parquet export's rows keep
+their own ``solver_version``. The store's rules apply, so importing a file
 twice, or a file that overlaps a census run, counts every deal once. A file
 still being written may end in half a line: that last line is left out.
 """
@@ -17,8 +20,8 @@ from typing import Any
 import scoundrel_core as sc
 
 from ..batch import ResultsFileError, read_numbered_results
-from .errors import CensusError
-from .store import CensusRow, Store, solver_version
+from .errors import CensusError, require
+from .store import COLUMNS, CensusRow, Store, solver_version
 
 __all__ = ["ImportReport", "import_file"]
 
@@ -80,10 +83,34 @@ def _rows(path: Path, report: ImportReport) -> Iterator[CensusRow]:
         raise CensusError(str(err)) from None
 
 
+def _parquet_rows(path: Path, report: ImportReport) -> Iterator[CensusRow]:
+    """The rows of a census Parquet export, checked like a results file's."""
+    require("pyarrow")
+    import pyarrow.parquet as pq
+
+    try:
+        source = pq.ParquetFile(path)
+    except (OSError, ValueError) as err:  # pyarrow's ArrowInvalid is a ValueError
+        raise CensusError(f"cannot read {str(path)!r}: {err}") from None
+    missing = [c for c in COLUMNS if c not in source.schema_arrow.names]
+    if missing:
+        raise CensusError(f"{path}: not a census export (missing {', '.join(missing)})")
+    for batch in source.iter_batches(batch_size=BATCH, columns=list(COLUMNS)):
+        for n, obj in enumerate(batch.to_pylist(), report.read + 1):
+            report.read += 1
+            yield _row(obj, f"{path}: row {n}", "unknown")
+
+
 def import_file(store: Store, path: str | Path) -> ImportReport:
-    """Add every result of a JSON-lines results file to the store, in transactions."""
+    """Add every result of a results file (JSON lines) or census export (``.parquet``)."""
     report = ImportReport()
-    rows = _rows(Path(path), report)
+    path = Path(path)
+    if path.suffix.lower() in (".parquet", ".pq"):
+        if not path.exists():
+            raise CensusError(f"cannot read {str(path)!r}: no such file")
+        rows = _parquet_rows(path, report)
+    else:
+        rows = _rows(path, report)
     while True:
         with store.transaction():
             batch = list(islice(rows, BATCH))

@@ -17,10 +17,10 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from importlib import metadata
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from ..revision import solver_version
 from ..seeds import SeedRange
 from .errors import CensusError
 
@@ -70,14 +70,6 @@ ON CONFLICT (variant, weapon_rule, seed) DO UPDATE SET
 WHERE results.proven = 0
   AND (excluded.proven = 1 OR excluded.nodes > results.nodes)
 """
-
-
-def solver_version() -> str:
-    """The version of the installed ``scoundrel`` package (recorded with each result)."""
-    try:
-        return metadata.version("scoundrel")
-    except metadata.PackageNotFoundError:
-        return "unknown"
 
 
 class CensusRow(NamedTuple):

@@ -45,7 +45,7 @@ def _median(histogram: dict[int, int]) -> float:
 
 @dataclass(frozen=True)
 class Summary:
-    """One (variant, weapon rule) line of the summary; see ``--json`` in the README."""
+    """One (variant, weapon rule) line of the summary; see ``--json`` in docs/census.md."""
 
     variant: str
     weapon_rule: str
@@ -89,7 +89,7 @@ def summarize(store: Store) -> list[Summary]:
 
 
 def format_table(summaries: list[Summary]) -> str:
-    """The summary as a Markdown table (the README shows this one)."""
+    """The summary as a Markdown table (docs/census.md shows this one)."""
     lines = [
         "| variant | deals | proven | winnable | winnable share (95% CI) | reach 30 "
         "| mean best | median best |",

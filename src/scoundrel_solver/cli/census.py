@@ -4,6 +4,7 @@
     scoundrel-census summary [--json]
     scoundrel-census export --out census.parquet      # or .csv
     scoundrel-census import results.jsonl [...]        # files of scoundrel-solve --out
+    scoundrel-census import data/census.parquet        # or an export: rebuilds a store
 
 Exit codes: 0 success, 1 a failure of the cluster (a chunk that kept killing
 its workers), 2 bad input (one line on stderr naming the problem), 130 Ctrl-C
@@ -26,6 +27,7 @@ import scoundrel_core as sc
 from ..census.errors import CensusError
 from ..census.store import DEFAULT_DB, Store
 from ..seeds import parse_seed_range
+from .options import add_version_option
 
 __all__ = ["main"]
 
@@ -42,6 +44,7 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog=PROG, description="Exact results for whole ranges of deals: solved on "
                 "Dask, kept in a SQLite store, summarised with 95% intervals.")
+    add_version_option(p)
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     db = _Parser(add_help=False)
     db.add_argument("--db", default=DEFAULT_DB, help=f"the store (default {DEFAULT_DB})")
@@ -67,8 +70,9 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--out", required=True, metavar="FILE", help="FILE.parquet or FILE.csv")
 
     imp = sub.add_parser("import", parents=[db],
-                         help="load results files of scoundrel-solve --seeds A:B --out FILE")
-    imp.add_argument("files", nargs="+", metavar="FILE.jsonl")
+                         help="load results files of scoundrel-solve --seeds A:B --out FILE, "
+                         "or a census export (.parquet)")
+    imp.add_argument("files", nargs="+", metavar="FILE")
     return p
 
 

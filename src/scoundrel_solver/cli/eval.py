@@ -34,6 +34,7 @@ from .options import (
     UsageError,
     add_seeds_option,
     add_variant_options,
+    add_version_option,
     non_negative_int,
     positive_int,
     refuse,
@@ -107,6 +108,7 @@ def _perfect_share(seeds: SeedRange, variant: str, weapon_rule: str) -> float:
 
 def build_parser() -> Parser:
     p = Parser(prog=PROG, description="Evaluate a fair (no peeking) Scoundrel agent.")
+    add_version_option(p)
     p.add_argument("--agent", default="fair", choices=AGENTS, help="fair, pimc, greedy or random")
     add_seeds_option(p, "seed range A:B (B excluded), default 0:100", default="0:100")
     add_variant_options(p)

@@ -23,6 +23,7 @@ from types import FrameType
 from typing import Any, Final, NoReturn
 
 import scoundrel_core as sc
+from scoundrel_core._version import __version__
 
 from ..seeds import SeedRange, parse_seed_range
 
@@ -35,6 +36,7 @@ __all__ = [
     "add_deal_options",
     "add_seeds_option",
     "add_variant_options",
+    "add_version_option",
     "check_agrees",
     "deal_from",
     "given",
@@ -152,6 +154,11 @@ def _drop_stdout() -> None:
     with contextlib.suppress(OSError, ValueError, AttributeError):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
+
+
+def add_version_option(p: argparse.ArgumentParser) -> None:
+    """``--version``: the command's name and the package version, then exit 0."""
+    p.add_argument("--version", action="version", version=f"{p.prog} {__version__}")
 
 
 def run_command(prog: str, body: Callable[[], int]) -> int:

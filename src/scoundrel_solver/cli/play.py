@@ -45,6 +45,7 @@ from .options import (
     Parser,
     add_deal_options,
     add_variant_options,
+    add_version_option,
     deal_from,
     given,
     refuse,
@@ -68,6 +69,7 @@ def _parser() -> Parser:
         "(it sees only what you see); after the game a review compares your play with the "
         "fair agent and with the exact best score of the deal.",
     )
+    add_version_option(p)
     deal = add_deal_options(p, state=False, daily_today=True, no_deal="a random seed")
     deal.add_argument("--review", metavar="FILE",
                       help="print the review of a saved game record and exit")

@@ -94,7 +94,7 @@ def print_advice(values: Sequence[tuple[str, float, bool]], as_json: bool) -> No
 
 
 def batch_summary(s: Summary) -> dict[str, Any]:
-    """The solver batch's summary object (see README, "Output formats")."""
+    """The solver batch's summary object (see docs/commands.md, "Output formats")."""
     if not s.deals:
         return {"deals": 0}
     return {

@@ -17,6 +17,7 @@ from .options import (
     Parser,
     add_deal_options,
     add_variant_options,
+    add_version_option,
     deal_from,
     positive_float,
     positive_int,
@@ -36,6 +37,7 @@ def _parser() -> Parser:
         description="Best score a player who sees the whole dungeon can reach, proven, "
         "with one line of play that reaches it.",
     )
+    add_version_option(p)
     add_deal_options(p, daily_today=True,
                      seeds_help="solve seeds A..B-1 (batch; a summary, or --out for every "
                      "result)")
