@@ -106,10 +106,11 @@ def daily_seed(date: str | _dt.date) -> int:
                 raise ValueError(date)
         except ValueError:
             raise SeedError(f"bad date {excerpt(date)}: expected YYYY-MM-DD") from None
+        text = date.strip()
         try:
-            date = _dt.date.fromisoformat(date.strip())
+            date = _dt.date.fromisoformat(text)
         except ValueError:  # the form is right, the day is not in the calendar
-            raise SeedError(f"date {date.strip()} does not exist") from None
+            raise SeedError(f"date {text} does not exist") from None
     if not isinstance(date, _dt.date):
         raise SeedError(f"bad date {excerpt(date)}: expected YYYY-MM-DD")
     return date.year * 10000 + date.month * 100 + date.day

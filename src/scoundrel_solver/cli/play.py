@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import os
 import random
 import sys
@@ -114,8 +115,11 @@ def visible(text: str) -> str:
 def _readable(stream: TextIO) -> None:
     """Bytes that are not UTF-8 must not end the game: read them as escapes (shown as such),
     and never fail to print a character the terminal's encoding lacks."""
-    with contextlib.suppress(AttributeError, ValueError, OSError):
-        stream.reconfigure(errors="surrogateescape" if stream is sys.stdin else "backslashreplace")
+    if isinstance(stream, io.TextIOWrapper):  # not a test's StringIO
+        with contextlib.suppress(ValueError, OSError):
+            stream.reconfigure(
+                errors="surrogateescape" if stream is sys.stdin else "backslashreplace"
+            )
 
 
 def _reader(stdin: TextIO, stdout: TextIO) -> Reader:
