@@ -21,7 +21,7 @@ import scoundrel_core as sc
 
 from ..batch import ResultsFileError, read_numbered_results
 from .errors import CensusError, require
-from .store import COLUMNS, CensusRow, Store, solver_version
+from .store import COLUMNS, LIMIT_COLUMNS, CensusRow, Store, solver_version
 
 __all__ = ["ImportReport", "import_file"]
 
@@ -57,9 +57,19 @@ def _row(obj: Any, where: str, version: str) -> CensusRow:
         winnable = obj["winnable"]
         if winnable is not None and not isinstance(winnable, bool):
             raise ValueError(f"winnable must be true, false or null, got {winnable!r}")
+        max_nodes, max_seconds = obj.get("max_nodes"), obj.get("max_seconds")
+        if max_nodes is not None and (isinstance(max_nodes, bool)
+                                      or not isinstance(max_nodes, int) or max_nodes < 1):
+            raise ValueError(f"max_nodes must be a positive integer or null, got {max_nodes!r}")
+        if max_seconds is not None and (isinstance(max_seconds, bool)
+                                        or not isinstance(max_seconds, (int, float))
+                                        or not max_seconds > 0):
+            raise ValueError(f"max_seconds must be a positive number or null, "
+                             f"got {max_seconds!r}")
         return CensusRow(v.name, v.weapon_rule, seed, ints[0], ints[1], bool(obj["proven"]),
                          winnable, ints[2], float(obj["seconds"]),
-                         str(obj.get("solver_version") or version))
+                         str(obj.get("solver_version") or version), max_nodes,
+                         None if max_seconds is None else float(max_seconds))
     except (ValueError, TypeError) as err:
         raise CensusError(f"{where}: {err}") from None
 
@@ -92,10 +102,13 @@ def _parquet_rows(path: Path, report: ImportReport) -> Iterator[CensusRow]:
         source = pq.ParquetFile(path)
     except (OSError, ValueError) as err:  # pyarrow's ArrowInvalid is a ValueError
         raise CensusError(f"cannot read {str(path)!r}: {err}") from None
-    missing = [c for c in COLUMNS if c not in source.schema_arrow.names]
+    names = source.schema_arrow.names
+    missing = [c for c in COLUMNS if c not in names and c not in LIMIT_COLUMNS]
     if missing:
         raise CensusError(f"{path}: not a census export (missing {', '.join(missing)})")
-    for batch in source.iter_batches(batch_size=BATCH, columns=list(COLUMNS)):
+    # Exports from before 0.2 have no limit columns: their rows read as limits not known.
+    for batch in source.iter_batches(batch_size=BATCH,
+                                     columns=[c for c in COLUMNS if c in names]):
         for n, obj in enumerate(batch.to_pylist(), report.read + 1):
             report.read += 1
             yield _row(obj, f"{path}: row {n}", "unknown")
