@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import signal
+import sys
 import time
 from collections.abc import Generator, Sequence
 from contextlib import closing
@@ -69,29 +70,67 @@ def _agent_cache(name: str, opts: dict[str, Any]) -> Agent:
     return _AGENTS[key]
 
 
-def _ignore_ctrl_c() -> None:
-    """Workers leave Ctrl-C to the main process, which stops them (no worker tracebacks)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+_WORKER_IGNORES = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP")
+                        if hasattr(signal, n))
+
+
+def _ignore_stops() -> None:
+    """Workers leave Ctrl-C, SIGTERM and SIGHUP (all sent to the whole process group) to
+    the main process, which ends them: no worker prints a traceback of its own."""
+    for sig in _WORKER_IGNORES:
+        signal.signal(sig, signal.SIG_IGN)
+
+
+class WorkerDied(Exception):
+    """A worker process ended without being asked (the OOM killer, a kill -9)."""
 
 
 def _games(
     name: str, seeds: SeedRange, variant: str, weapon_rule: str, opts: dict[str, Any], jobs: int
-) -> Generator[Outcome, None, None]:
+) -> Generator[tuple[int, Outcome], None, None]:
+    """(seed, outcome) of every game, in seed order; with ``jobs`` > 1 played by worker
+    processes, at most a few games per worker ahead (a range may be endless)."""
     tasks = ((name, s, variant, weapon_rule, opts) for s in seeds)
     if jobs <= 1:
-        yield from map(_play_one, tasks)
+        for task in tasks:
+            yield task[1], _play_one(task)
         return
     import multiprocessing as mp
+    from collections import deque
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
-    # Workers start with Ctrl-C ignored (a disposition kept across exec), so one
-    # pressed while they import is not theirs either; the pool ends them on exit.
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Workers start with the stop signals ignored (a disposition kept across exec), so one
+    # sent while they import is not theirs either; they are ended below.
+    previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in _WORKER_IGNORES}
     try:
-        pool = mp.get_context("spawn").Pool(jobs, initializer=_ignore_ctrl_c)
+        pool = ProcessPoolExecutor(jobs, mp_context=mp.get_context("spawn"),
+                                   initializer=_ignore_stops)
     finally:
-        signal.signal(signal.SIGINT, previous)
-    with pool:
-        yield from pool.imap(_play_one, tasks, chunksize=4)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    running: deque[tuple[int, Future[Outcome]]] = deque()
+    try:
+        for task in tasks:
+            running.append((task[1], pool.submit(_play_one, task)))
+            if len(running) >= 4 * jobs:
+                seed, future = running.popleft()
+                yield seed, _result(future, seed)
+        while running:
+            seed, future = running.popleft()
+            yield seed, _result(future, seed)
+    except BrokenProcessPool:
+        raise WorkerDied("a worker process died (killed by the system or a signal)") from None
+    finally:
+        # Stop now, not after the games in flight: the workers ignore the stop signals.
+        for proc in list(getattr(pool, "_processes", {}).values()):
+            proc.kill()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _result(future: Any, seed: int) -> Outcome:
+    outcome: Outcome = future.result()
+    return outcome
 
 
 def _perfect_share(seeds: SeedRange, variant: str, weapon_rule: str) -> float:
@@ -141,6 +180,10 @@ def _main(argv: Sequence[str] | None) -> int:
     tuning = _FAIR_OPTIONS if args.agent == "fair" else _PIMC_OPTIONS
     opts = {kw: getattr(args, dest) for dest, kw in tuning.items()
             if getattr(args, dest) is not None}
+    try:  # the agent's options checked here, before any worker starts or allocates
+        make_agent(args.agent, **opts)
+    except (TypeError, ValueError) as err:
+        raise UsageError(str(err)) from None
     perfect: float | None = None
     if args.perfect:
         try:
@@ -155,7 +198,7 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         games = _games(args.agent, seeds, v.name, v.weapon_rule, opts, args.jobs)
         with progress(seeds.count, f"{args.agent} {v}", args.quiet, "game") as bar, closing(games):
-            for rec in games:
+            for _seed, rec in games:
                 records.append(rec)
                 wins += rec.won
                 bar.update()
@@ -163,6 +206,9 @@ def _main(argv: Sequence[str] | None) -> int:
     except KeyboardInterrupt:
         raise Interrupted(f"nothing saved; {len(records)} games were played "
                           "(the report comes at the end of a run)") from None
+    except WorkerDied as err:
+        print(f"{PROG}: error: {err}; {len(records)} games were finished", file=sys.stderr)
+        return 1
     report = eval_report(summarize(records), time.perf_counter() - start)
     report = {"agent": args.agent, "variant": v.name, "weapon_rule": v.weapon_rule, **report}
     if perfect is not None:
