@@ -181,7 +181,7 @@ def _main(argv: Sequence[str] | None) -> int:
     opts = {kw: getattr(args, dest) for dest, kw in tuning.items()
             if getattr(args, dest) is not None}
     try:  # the agent's options checked here, before any worker starts or allocates
-        make_agent(args.agent, **opts)
+        _agent_cache(args.agent, opts)  # kept: a run with one job plays with this one
     except (TypeError, ValueError) as err:
         raise UsageError(str(err)) from None
     perfect: float | None = None
