@@ -1,7 +1,7 @@
 """Train a masked linear softmax policy with REINFORCE on the vector env (numpy only).
 
     python examples/train_policy_gradient.py [--minutes 3] [--envs 256]
-        [--variant classic] [--csv data/pg-learning-curve.csv] [--eval-seeds 0:1000]
+        [--variant classic] [--csv curve.csv] [--eval-seeds 0:1000]
 
 The policy scores each legal action with a linear function of a few features
 of (observation, action) read off the observation slots (what the action
@@ -12,10 +12,13 @@ score (the env's rewards are the score, paid at the end), minus a running
 mean baseline, scaled by a running standard deviation; each finished episode
 adds ``advantage * sum_t grad log pi(a_t | s_t)`` to the update.
 
-Every ``--log-every`` steps of all games together a line goes to the CSV:
-env steps so far, episodes finished, and the mean score and win rate of the
-episodes finished since the last line. At the end the greedy policy (highest
-score action) plays the seeds ``--eval-seeds`` once each.
+Every ``--log-every`` steps of all games together a line goes to stderr and,
+with ``--csv FILE``, to that CSV file: env steps so far, episodes finished,
+and the mean score and win rate of the episodes finished since the last line.
+By default nothing is written to disk; the committed curve
+``data/pg-learning-curve.csv`` is made with ``--csv data/pg-learning-curve.csv``.
+At the end the greedy policy (highest score action) plays the seeds
+``--eval-seeds`` once each.
 """
 
 from __future__ import annotations
@@ -132,7 +135,7 @@ def train(args: argparse.Namespace) -> FloatArray:
     steps = episodes = 0
     window: list[float] = []
     start = time.perf_counter()
-    with open(args.csv, "w", newline="") as f:
+    with open(args.csv or os.devnull, "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(["env_steps", "episodes", "seconds", "mean_score", "win_rate", "games"])
         next_log = args.log_every
@@ -213,10 +216,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--lr", type=float, default=0.05)
     p.add_argument("--seed", type=int, default=1_000_000)
     p.add_argument("--log-every", type=int, default=200_000)
-    p.add_argument("--csv", default="data/pg-learning-curve.csv")
+    p.add_argument("--csv", default=None, metavar="FILE",
+                   help="write the learning curve to this CSV file (default: none)")
     p.add_argument("--eval-seeds", default="0:1000")
     args = p.parse_args(argv)
-    os.makedirs(os.path.dirname(args.csv) or ".", exist_ok=True)
+    if args.csv:
+        os.makedirs(os.path.dirname(args.csv) or ".", exist_ok=True)
     theta = train(args)
     print("weights:", ", ".join(f"{n} {w:+.2f}" for n, w in zip(FEATURES, theta, strict=True)))
     a, _, b = args.eval_seeds.partition(":")

@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Any
 
 import scoundrel_core as sc
-from scoundrel_solver.batch import drop_cut_line, read_json_lines
 from scoundrel_solver.fair.agent import FairAgent
 from scoundrel_solver.fair.api import play_fair
+from scoundrel_solver.jsonl import drop_cut_line, read_json_lines
 from scoundrel_solver.seeds import parse_seed_range
 
 

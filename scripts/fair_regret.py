@@ -47,8 +47,9 @@ from typing import Any, NamedTuple
 from tqdm import tqdm
 
 import scoundrel_core as sc
-from scoundrel_solver.fair.api import Agent, make_agent
+from scoundrel_solver.fair.api import make_agent
 from scoundrel_solver.fair.optimum import agent_value, draw_deck, fair_optimum
+from scoundrel_solver.fair.protocol import Agent
 
 DEFAULT_AGENTS = ["fair", "fair:max_depth=1", "fair:max_depth=0", "greedy"]
 

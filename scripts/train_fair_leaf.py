@@ -38,9 +38,9 @@ import numpy as np
 
 import scoundrel_core as sc
 from scoundrel_core.info import InfoState, observe
-from scoundrel_solver.batch import drop_cut_line, read_json_lines
 from scoundrel_solver.fair import leaf
 from scoundrel_solver.fair.agent import FairAgent
+from scoundrel_solver.jsonl import drop_cut_line, read_json_lines
 from scoundrel_solver.seeds import parse_seed_range
 
 MODEL_PATH = Path(leaf.__file__).with_name(leaf.MODEL_FILE)

@@ -206,7 +206,7 @@ def test_ctrl_c_during_one_deal_exits_130_with_one_line(
 
     import scoundrel_solver.cli.fair as fair
 
-    solver = sys.modules["scoundrel_solver.solve"]  # the package's "solve" is the function
+    solver = sys.modules["scoundrel_solver.exact.solve"]  # the package's "solve" is the function
 
     def pressed(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt

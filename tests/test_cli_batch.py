@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 
 import scoundrel_core as sc
-from scoundrel_solver.batch import Batch, Limits, ResultsFileError, read_results
+from scoundrel_solver.batch import Batch, Limits, read_results
 from scoundrel_solver.cli.solve import main
+from scoundrel_solver.jsonl import ResultsFileError
 from scoundrel_solver.seeds import SeedRange
 
 pytestmark = pytest.mark.usefixtures("warm_solver")

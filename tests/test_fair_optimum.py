@@ -21,7 +21,7 @@ from scoundrel_core import Card, State
 from scoundrel_core.info import InfoState, observe
 from scoundrel_solver.errors import SolverError
 from scoundrel_solver.fair import FairAgent, GreedyAgent
-from scoundrel_solver.fair.api import Agent, play_with
+from scoundrel_solver.fair.api import play_with
 from scoundrel_solver.fair.optimum import (
     agent_value,
     classic_mix,
@@ -29,6 +29,7 @@ from scoundrel_solver.fair.optimum import (
     fair_optimum,
     opening,
 )
+from scoundrel_solver.fair.protocol import Agent
 from scoundrel_solver.fair.reference import brute_value
 
 # Few values, both monster suits: tiny decks with two monsters of one value

@@ -11,9 +11,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoundrel_solver import _phi
 from scoundrel_solver._encoding import MAX_HEALTH
-from scoundrel_solver._layout import REM_POTION0, REM_WEAPON0
+from scoundrel_solver.exact import _phi
+from scoundrel_solver.exact._layout import REM_POTION0, REM_WEAPON0
 
 
 def values(rem: int, first_bit: int) -> list[int]:

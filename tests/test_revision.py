@@ -28,7 +28,7 @@ def test_the_version_names_the_package_and_the_source_hash() -> None:
 
 def test_the_hash_covers_every_module_the_solver_loads_and_no_command() -> None:
     # what importing the facade really loads, in a fresh interpreter
-    loaded = _run("import sys, scoundrel_solver.solve; print(' '.join(sorted("
+    loaded = _run("import sys, scoundrel_solver.exact.solve; print(' '.join(sorted("
                   f"m for m in sys.modules if m.split('.')[0] in {_PROJECT!r})))", SRC).split()
     modules = set(exact_source_modules())
     assert set(loaded) <= modules

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 import scoundrel_core as sc
 from scoundrel_solver import solve
-from scoundrel_solver.brute import brute_force
 from scoundrel_solver.errors import SolverError
-from scoundrel_solver.solve import is_winnable, solve_value
+from scoundrel_solver.exact.brute import brute_force
+from scoundrel_solver.exact.solve import is_winnable, solve_value
 
 pytestmark = pytest.mark.usefixtures("warm_solver")
 

@@ -8,7 +8,7 @@ import pytest
 
 import scoundrel_core as sc
 from scoundrel_solver import solve
-from scoundrel_solver.table import TranspositionTable
+from scoundrel_solver.exact.table import TranspositionTable
 
 pytestmark = pytest.mark.usefixtures("warm_solver")
 

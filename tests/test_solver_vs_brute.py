@@ -2,7 +2,7 @@
 
 ``solve`` must be exact: on small generated deals (every variant and weapon rule,
 any starting health, also positions in the middle of a game) it proves the same
-best score as :func:`scoundrel_solver.brute.brute_force`, and the line it reports
+best score as :func:`scoundrel_solver.exact.brute.brute_force`, and the line it reports
 replays legally with :func:`scoundrel_core.play_line` to a finished game of that
 score. On full deals, the line replays to the reported score, and a search cut
 short by a limit still returns a legal, complete line.
@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import scoundrel_core as sc
 from scoundrel_solver import SolveResult, solve
-from scoundrel_solver.brute import brute_force
+from scoundrel_solver.exact.brute import brute_force
 
 pytestmark = pytest.mark.usefixtures("warm_solver")
 
@@ -185,7 +185,7 @@ def test_time_limit_returns_a_legal_line() -> None:
 
 # -- easy: the question asked in two child orders in turn (solve._run_easy) -------------
 
-_solve_module = importlib.import_module("scoundrel_solver.solve")
+_solve_module = importlib.import_module("scoundrel_solver.exact.solve")
 
 
 @contextmanager

@@ -24,7 +24,7 @@ from scoundrel_core._version import __version__
 __all__ = ["exact_source_hash", "exact_source_modules", "solver_version"]
 
 _ROOTS = ("scoundrel_solver", "scoundrel_core")
-_FACADE = "scoundrel_solver.solve"
+_FACADE = "scoundrel_solver.exact.solve"
 # both packages sit side by side (src/ or site-packages); this file is in scoundrel_solver/
 _ROOT_DIRS = {root: Path(__file__).resolve().parents[1] / root for root in _ROOTS}
 

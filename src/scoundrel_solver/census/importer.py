@@ -19,7 +19,8 @@ from typing import Any
 
 import scoundrel_core as sc
 
-from ..batch import ResultsFileError, read_numbered_results
+from ..batch import read_numbered_results
+from ..jsonl import ResultsFileError
 from .errors import CensusError, require
 from .store import COLUMNS, LIMIT_COLUMNS, CensusRow, Store, solver_version
 

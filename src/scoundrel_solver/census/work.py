@@ -6,7 +6,7 @@ travel back to the client.
 
 from __future__ import annotations
 
-from ..solve import solve
+from ..exact.solve import solve
 from .store import CensusRow, solver_version
 
 __all__ = ["solve_chunk"]

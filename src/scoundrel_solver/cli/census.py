@@ -20,36 +20,32 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import NoReturn
 
 import scoundrel_core as sc
 
 from ..census.errors import CensusError
 from ..census.store import DEFAULT_DB, Store
 from ..seeds import parse_seed_range
-from .options import add_version_option
+from .options import Interrupted, Parser, add_version_option, run_command
 
 __all__ = ["main"]
 
 PROG = "scoundrel-census"
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse that reports bad usage in one line (the house rule), exit 2."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{PROG}: error: {message}\n")
-
-
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog=PROG, description="Exact results for whole ranges of deals: solved on "
+    p = Parser(prog=PROG, description="Exact results for whole ranges of deals: solved on "
                 "Dask, kept in a SQLite store, summarised with 95% intervals.")
     add_version_option(p)
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    db = _Parser(add_help=False)
+    db = Parser(add_help=False)
     db.add_argument("--db", default=DEFAULT_DB, help=f"the store (default {DEFAULT_DB})")
 
-    run = sub.add_parser("run", parents=[db], help="solve a seed range into the store")
+    run = sub.add_parser(
+        "run", parents=[db], help="solve a seed range into the store",
+        description="Solve every deal of a seed range exactly, on a local Dask cluster or "
+        "a scheduler's, into the store. Seeds the store settles are skipped, so the same "
+        "command resumes a stopped run.")
     run.add_argument("--seeds", required=True, metavar="A:B", help="seeds A..B-1 (or one: N)")
     run.add_argument("--variant", default="classic", help="classic (default), easy or hard")
     run.add_argument("--weapon-rule", default=None, help="strict (default) or equal")
@@ -63,15 +59,25 @@ def _parser() -> argparse.ArgumentParser:
                      help="seeds per task (default 50)")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
 
-    summary = sub.add_parser("summary", parents=[db], help="counts and shares per variant")
+    summary = sub.add_parser(
+        "summary", parents=[db], help="counts and shares per variant",
+        description="Per variant and weapon rule: the deals stored, how many are won, with "
+        "95% intervals, and the histogram of best scores.")
     summary.add_argument("--json", action="store_true", help="print a JSON list")
 
-    export = sub.add_parser("export", parents=[db], help="write the rows as Parquet or CSV")
+    export = sub.add_parser(
+        "export", parents=[db], help="write the rows as Parquet or CSV",
+        description="Write every stored result, one row per deal, to a Parquet or CSV "
+        "file (the format follows the file's extension).")
     export.add_argument("--out", required=True, metavar="FILE", help="FILE.parquet or FILE.csv")
 
-    imp = sub.add_parser("import", parents=[db],
-                         help="load results files of scoundrel-solve --seeds A:B --out FILE, "
-                         "or a census export (.parquet)")
+    imp = sub.add_parser(
+        "import", parents=[db],
+        help="load results files of scoundrel-solve --seeds A:B --out FILE, "
+        "or a census export (.parquet)",
+        description="Load the results files of scoundrel-solve --seeds A:B --out FILE, or a "
+        "census export (.parquet), into the store; a result replaces a stored one only "
+        "when it is better (proven, or a better line).")
     imp.add_argument("files", nargs="+", metavar="FILE")
     return p
 
@@ -165,32 +171,25 @@ def _import(args: argparse.Namespace) -> int:
     return 0
 
 
-def _fail(msg: str, code: int = 2) -> int:
-    print(f"{PROG}: error: {msg}", file=sys.stderr)
-    return code
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    try:
-        args = _parser().parse_args(argv)
-    except SystemExit as stop:  # argparse: --help (0) or bad usage (2, one line printed)
-        return stop.code if isinstance(stop.code, int) else 2
+def _body(argv: Sequence[str] | None) -> int:
+    args = _parser().parse_args(argv)
     command = {"run": _run, "summary": _summary, "export": _export, "import": _import}
     try:
         return command[args.command](args)
     except KeyboardInterrupt:
-        print(f"{PROG}: interrupted; what was committed before is kept", file=sys.stderr)
-        return 130
-    except ValueError as err:  # ScoundrelError and CensusError included
-        return _fail(str(err))
+        raise Interrupted("what was committed before is kept") from None
     except Exception as err:
         # Dask gives up on a task that took several workers down with it.
         if type(err).__name__ == "KilledWorker":
-            return _fail(f"a chunk of seeds kept killing its workers: {err}", 1)
+            print(f"{PROG}: error: a chunk of seeds kept killing its workers: {err}",
+                  file=sys.stderr)
+            return 1
         raise
 
 
-if __name__ == "__main__":
-    from .entry import census_main
+def main(argv: Sequence[str] | None = None) -> int:
+    return run_command(PROG, lambda: _body(argv))
 
-    raise SystemExit(census_main())
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -26,7 +26,8 @@ from collections.abc import Generator, Sequence
 from contextlib import closing
 from typing import Any
 
-from ..fair.api import Agent, make_agent, play_with
+from ..fair.api import make_agent, play_with
+from ..fair.protocol import Agent
 from ..seeds import SeedRange
 from ..summary import Outcome, summarize
 from .options import (
@@ -134,7 +135,7 @@ def _result(future: Any, seed: int) -> Outcome:
 
 
 def _perfect_share(seeds: SeedRange, variant: str, weapon_rule: str) -> float:
-    from ..solve import solve
+    from ..exact.solve import solve
 
     winnable = 0
     for s in seeds:

@@ -12,8 +12,8 @@ import argparse
 
 from scoundrel_core.info import parse_info_text
 
+from ..exact.solve import solve
 from ..fair.api import advise, play_fair
-from ..solve import solve
 from .options import check_agrees, deal_from, refuse, table_mib_from
 from .render import print_advice, print_fair
 

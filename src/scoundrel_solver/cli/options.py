@@ -383,7 +383,7 @@ def deal_from(args: argparse.Namespace, default_seed: int = 0) -> Deal:
 def table_mib_from(args: argparse.Namespace) -> int:
     """``--table-mib`` (or the default), checked up front: the table is made now, so a size
     the machine cannot give fails before any work, with a message naming the option."""
-    from ..table import DEFAULT_TABLE_MIB, TranspositionTable
+    from ..exact.table import DEFAULT_TABLE_MIB, TranspositionTable
 
     mib: int = args.table_mib if args.table_mib is not None else DEFAULT_TABLE_MIB
     try:

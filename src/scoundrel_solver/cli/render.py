@@ -15,9 +15,9 @@ from tqdm import tqdm
 
 import scoundrel_core as sc
 
-from ..explain import describe_line
+from ..exact.result import SolveResult
 from ..fair.api import FairGame
-from ..result import SolveResult
+from ..play.explain import describe_line
 from ..summary import Summary
 
 __all__ = [

@@ -12,7 +12,7 @@ import argparse
 import json
 from collections.abc import Sequence
 
-from ..table import DEFAULT_TABLE_MIB
+from ..exact.table import DEFAULT_TABLE_MIB
 from .options import (
     Parser,
     add_deal_options,
@@ -60,7 +60,7 @@ def _parser() -> Parser:
 
 
 def _solve_one(args: argparse.Namespace) -> int:
-    from ..solve import solve
+    from ..exact.solve import solve
     from .render import print_solve
 
     refuse(args, ["out", "quiet"], "without --seeds")

@@ -23,9 +23,14 @@ Design
   a world-enumerating brute force; the tests compare all three.
 """
 
-from .agent import ActionValue, FairAgent
-from .api import FairGame, advise, play_fair
-from .baselines import GreedyAgent, RandomAgent
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .agent import ActionValue, FairAgent
+    from .api import FairGame, advise, play_fair
+    from .baselines import GreedyAgent, RandomAgent
 
 __all__ = [
     "ActionValue",
@@ -36,3 +41,19 @@ __all__ = [
     "advise",
     "play_fair",
 ]
+
+# Where each public name lives. They are imported on first use, so that importing one
+# module of the package (say .optimum, or .protocol) does not import numba and both
+# search kernels (the fair one behind .agent, the exact one behind .api's .pimc).
+_HOME = {
+    "ActionValue": "agent", "FairAgent": "agent", "FairGame": "api", "advise": "api",
+    "play_fair": "api", "GreedyAgent": "baselines", "RandomAgent": "baselines",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOME:
+        from importlib import import_module
+
+        return getattr(import_module(f".{_HOME[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,29 +12,22 @@ fled, in the order they went down), which must end the dungeon::
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import scoundrel_core as sc
-from scoundrel_core import Action, State
+from scoundrel_core import State
 from scoundrel_core.info import InfoState, observe, parse_info_text
 
 from ..errors import SolverError
 from .agent import FairAgent
 from .baselines import GreedyAgent, RandomAgent
 from .pimc import PimcAgent
+from .protocol import Agent
 
 __all__ = ["MAX_ACTIONS", "Agent", "FairGame", "advise", "make_agent", "play_fair", "play_with"]
 
 MAX_ACTIONS = 5000
 """A game longer than this is a looping agent (``easy`` allows endless flees)."""
-
-
-class Agent(Protocol):
-    """Anything that picks an action from the information state alone."""
-
-    def reset(self, seed: int) -> None: ...
-
-    def choose(self, info: InfoState) -> tuple[Action, bool]: ...
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,7 @@ from scoundrel_core import Action, Card
 from scoundrel_core.info import ChanceNode, InfoState
 
 from ..errors import SolverError
-from .api import Agent
+from .protocol import Agent
 
 __all__ = [
     "TIE",

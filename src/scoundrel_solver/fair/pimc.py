@@ -36,7 +36,7 @@ from scoundrel_core import Action, Card, State
 from scoundrel_core.info import InfoState
 
 from ..errors import SolverError
-from ..solve import is_winnable, solve, solve_value
+from ..exact.solve import is_winnable, solve, solve_value
 
 __all__ = ["MAX_SAMPLES", "ActionTally", "PimcAgent", "PimcStats", "best_tally",
            "sample_orders",
@@ -187,7 +187,7 @@ def tally_actions(
     and the rest solved exactly (a solve cut short by ``max_nodes`` counts its best line).
 
     Wins come first: each sample asks only "is it won?" (cheap, see
-    :func:`~scoundrel_solver.solve.is_winnable`). Exact scores are computed only
+    :func:`~scoundrel_solver.exact.solve.is_winnable`). Exact scores are computed only
     where they decide (the actions tied on most wins), unless ``all_scores``;
     the other tallies have ``total_score`` None.
     """

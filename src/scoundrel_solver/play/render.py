@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Final
 import scoundrel_core as sc
 from scoundrel_core import Card, Kind
 
-from ..explain import action_effect, weapon_text
 from ..fair.leaf import DEFAULT_WEIGHTS
+from .explain import action_effect, weapon_text
 from .session import Session
 
 if TYPE_CHECKING:  # the review and the agent pull in numba: load them only when used

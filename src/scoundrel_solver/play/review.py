@@ -20,10 +20,10 @@ from typing import Final
 
 from scoundrel_core import Action, GameRecord, State
 
+from ..exact.result import SolveResult
+from ..exact.solve import solve
 from ..fair.agent import FairAgent
 from ..fair.api import FairGame, play_fair
-from ..result import SolveResult
-from ..solve import solve
 from .session import Session
 
 __all__ = ["TOP_DECISIONS", "Decision", "Review", "decision_costs", "review"]

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 import scoundrel_core as sc
 from scoundrel_core import Action, GameRecord, InfoState, State
 
-from ..explain import starts_room
 from .commands import read_count
+from .explain import starts_room
 
 __all__ = ["Session", "room_numbers"]
 

@@ -76,7 +76,7 @@ import time
 import numpy as np
 from numba import njit, objmode
 
-from ._encoding import (
+from .._encoding import (
     FLEE_ANY,
     FLEE_NEVER,
     JIT_OPTIONS,
@@ -92,8 +92,8 @@ from ._encoding import (
     jit,
     jit_inline,
 )
-from ._encoding import TYPE_KIND as KIND
-from ._encoding import TYPE_VALUE as VALUE
+from .._encoding import TYPE_KIND as KIND
+from .._encoding import TYPE_VALUE as VALUE
 from ._layout import (
     DUNGEON_WORDS,
     NP,

@@ -17,8 +17,9 @@ import numpy as np
 import scoundrel_core as sc
 from scoundrel_core import Card, State
 
+from .._encoding import FLEE_ANY, FLEE_NEVER, TYPE_BITS, TYPE_BY_ID, card_type, flee_rule_code
+from ..errors import SolverError
 from . import _kernel as k
-from ._encoding import FLEE_ANY, FLEE_NEVER, TYPE_BITS, TYPE_BY_ID, card_type, flee_rule_code
 from ._layout import (
     DUNGEON_WORDS,
     NP,
@@ -37,7 +38,6 @@ from ._layout import (
     REM_BIT,
 )
 from ._phi import upper_bound
-from .errors import SolverError
 from .result import SolveResult
 from .table import DEFAULT_TABLE_MIB, TranspositionTable, check_table_mib
 

@@ -1,8 +1,8 @@
 """Perfect-information Monte Carlo against the fair agent: win rate, score, time.
 
-    python benchmarks/bench_pimc.py play --agent pimc --samples 8 --seeds 0:200 --out pimc.jsonl
-    python benchmarks/bench_pimc.py play --agent fair --seeds 0:200 --out pimc.jsonl
-    python benchmarks/bench_pimc.py table pimc.jsonl
+    python scripts/pimc_games.py play --agent pimc --samples 8 --seeds 0:200 --out pimc.jsonl
+    python scripts/pimc_games.py play --agent fair --seeds 0:200 --out pimc.jsonl
+    python scripts/pimc_games.py table pimc.jsonl
 
 ``play`` appends one JSON line per game as soon as it ends (a stopped run
 resumes: games already in the file for the same agent and samples are
@@ -26,8 +26,9 @@ import scoundrel_core as sc
 from scoundrel_core import Action
 from scoundrel_core.info import InfoState
 from scoundrel_solver.fair.agent import FairAgent
-from scoundrel_solver.fair.api import Agent, play_with
+from scoundrel_solver.fair.api import play_with
 from scoundrel_solver.fair.pimc import PimcAgent
+from scoundrel_solver.fair.protocol import Agent
 from scoundrel_solver.seeds import parse_seed_range
 from scoundrel_solver.summary import wilson
 

@@ -11,8 +11,8 @@ from numbers import Integral
 
 import numpy as np
 
+from ..errors import SolverError
 from ._kernel import BUCKET, HEALTHS
-from .errors import SolverError
 
 __all__ = ["DEFAULT_TABLE_MIB", "TranspositionTable", "check_table_mib", "machine_mib"]
 

@@ -23,7 +23,7 @@ import numpy as np
 
 import scoundrel_core as sc
 
-from ._encoding import NTYPES, card_type
+from .._encoding import NTYPES, card_type
 
 P_D0: Final = 0  # dungeon words P_D0..P_D0+3
 P_ND: Final = 4  # dungeon size

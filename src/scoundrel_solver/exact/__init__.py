@@ -1,0 +1,17 @@
+"""The exact search: the best score a player who sees the whole dungeon can reach.
+
+A peer of :mod:`scoundrel_solver.fair` (which never sees the dungeon order).
+
+- :mod:`.solve`: the facade (validate, convert once, run the kernel, explain);
+  :class:`.result.SolveResult` is what it returns;
+- :mod:`._kernel`: the numba search, a room at a time, over the packed rows of
+  :mod:`._layout`, pruned by the bound of :mod:`._phi`;
+- :mod:`.table`: the transposition table the kernel probes;
+- :mod:`.bound` and :mod:`.brute`: the slow twins (a plain-Python bound and a
+  brute force over the library's own rules) the tests compare it with.
+"""
+
+from .result import SolveResult
+from .solve import is_winnable, solve, solve_value
+
+__all__ = ["SolveResult", "is_winnable", "solve", "solve_value"]
