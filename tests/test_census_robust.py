@@ -186,3 +186,39 @@ def test_a_store_on_a_full_disk_keeps_what_was_committed(small_disk: Path) -> No
         n = store.count()
         assert n >= 100 and n % 100 == 0  # whole transactions only
         assert shutil.disk_usage(small_disk).free > 0
+
+
+def test_run_without_the_census_extra_leaves_no_store(tmp_path: Path) -> None:
+    db = tmp_path / "c.sqlite"
+    code = ("import sys; sys.modules['distributed'] = None\n"  # as if the extra were missing
+            "from scoundrel_solver.cli.census import main\n"
+            f"sys.exit(main(['run', '--seeds', '0:3', '--db', {str(db)!r}]))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": SRC}, timeout=120)
+    assert done.returncode == 2
+    assert "needs the 'census' extra" in done.stderr and done.stderr.count("\n") == 1
+    assert not db.exists()
+
+
+def test_chunk_size_is_bounded_before_anything_is_made(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scoundrel_solver.cli.census import main
+
+    db = tmp_path / "c.sqlite"
+    assert main(["run", "--seeds", "0:3", "--db", str(db), "--chunk-size", str(10**12)]) == 2
+    assert "--chunk-size 1000000000000 must be 1..100,000" in capsys.readouterr().err
+    assert not db.exists()
+
+
+def test_summary_and_export_commands_read_a_read_only_store(
+    read_only_disk: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scoundrel_solver.cli.census import main
+
+    db = str(read_only_disk / "c.sqlite")
+    assert main(["summary", "--db", db, "--json"]) == 0
+    assert '"deals": 500' in capsys.readouterr().out
+    assert main(["export", "--db", db, "--out", str(tmp_path / "e.csv")]) == 0
+    assert (tmp_path / "e.csv").read_text().count("\n") == 501
+    assert main(["export", "--db", db, "--out", db.replace(".sqlite", ".csv")]) == 2

@@ -97,7 +97,8 @@ def _quiet_dask() -> Iterator[None]:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..census.engine import DEFAULT_CHUNK, CensusRun
+    from ..census.engine import DEFAULT_CHUNK, MAX_CHUNK, CensusRun
+    from ..census.errors import require
 
     variant = sc.get_variant(args.variant, args.weapon_rule)
     seeds = parse_seed_range(args.seeds)
@@ -109,8 +110,9 @@ def _run(args: argparse.Namespace) -> int:
         raise CensusError("--workers sizes a local cluster; with --scheduler the cluster "
                           "has its own workers")
     chunk = args.chunk_size if args.chunk_size is not None else DEFAULT_CHUNK
-    if chunk < 1:
-        raise CensusError(f"--chunk-size {chunk} must be positive")
+    if not 1 <= chunk <= MAX_CHUNK:
+        raise CensusError(f"--chunk-size {chunk} must be 1..{MAX_CHUNK:,}")
+    require("distributed")  # before the store is made: a missing extra leaves no empty store
     with Store(args.db) as store:
         census = CensusRun(store, seeds, variant.name, variant.weapon_rule,
                            max_seconds=args.max_seconds, workers=args.workers,
@@ -136,7 +138,7 @@ def _run(args: argparse.Namespace) -> int:
 def _summary(args: argparse.Namespace) -> int:
     from ..census.summary import format_table, summarize
 
-    with Store(args.db, create=False) as store:
+    with Store(args.db, readonly=True) as store:  # a read-only store reads too
         summaries = summarize(store)
     if args.json:
         print(json.dumps([s.to_json() for s in summaries]))
@@ -151,7 +153,7 @@ def _summary(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from ..census.export import export
 
-    with Store(args.db, create=False) as store:
+    with Store(args.db, readonly=True) as store:
         n = export(store, args.out)
     print(f"{n} rows written to {args.out}")
     return 0
