@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ from .variants import Variant, get_variant
 __all__ = ["RECORD_FORMAT", "GameRecord"]
 
 RECORD_FORMAT: Final = "scoundrel-record/1"
+MAX_RECORD_BYTES: Final = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -169,8 +171,17 @@ class GameRecord:
         if not isinstance(path, (str, os.PathLike)):  # an int would open a file descriptor
             raise RecordError(f"record path {path!r:.80} is not a file name")
         try:
-            with open(path, encoding="utf-8") as f:
-                data = json.load(f)
+            # A FIFO would block and /dev/full read forever: only a regular file, read
+            # up to a bound (a whole game's record is a few KB).
+            if not stat.S_ISREG(os.stat(path).st_mode):
+                raise RecordError(f"cannot read record {os.fspath(path)!r}: it is not a "
+                                  "regular file")
+            with open(path, "rb") as f:
+                raw = f.read(MAX_RECORD_BYTES + 1)
+            if len(raw) > MAX_RECORD_BYTES:
+                raise RecordError(f"record {os.fspath(path)!r} is larger than "
+                                  f"{MAX_RECORD_BYTES:,} bytes: not a game record")
+            data = json.loads(raw.decode("utf-8"))
         except OSError as err:
             raise RecordError(f"cannot read record {os.fspath(path)!r}: {err.strerror}") from None
         except (json.JSONDecodeError, UnicodeDecodeError) as err:

@@ -35,7 +35,8 @@ import scoundrel_core as sc
 from .exact.result import SolveResult
 from .exact.solve import solve
 from .exact.table import DEFAULT_TABLE_MIB
-from .jsonl import ResultsFileError, drop_cut_line, read_json_lines
+from .jsonl import LineAppender, ResultsFileError, check_regular, read_json_lines
+from .result_rows import BadRow, check_row, conflict
 from .seeds import SeedRange
 from .summary import Outcome
 
@@ -93,33 +94,14 @@ def read_numbered_results(
     path: str | Path, cut_short: Callable[[], None] | None = None
 ) -> Iterator[tuple[int, dict[str, Any]]]:
     """``read_results`` with each row's line number; ``cut_short()`` is called when a
-    cut-short last line is skipped (for callers that report it)."""
+    cut-short last line is skipped (for callers that report it). Every row passes the
+    one validator of :mod:`.result_rows` (what the rules cannot produce is refused,
+    naming the file and line)."""
     for n, row in read_json_lines(path, cut_short):
-        yield n, _checked(row, Path(path), n)
-
-
-_NUMBERS: dict[str, type | tuple[type, ...]] = {
-    "best_score": int, "nodes": int, "seconds": (int, float),
-}
-
-
-def _checked(row: Any, path: Path, n: int) -> dict[str, Any]:
-    if not isinstance(row, dict) or "seed" not in row:
-        raise ResultsFileError(f"{path}:{n}: not a solver result (no seed)")
-    seed = row["seed"]
-    if seed is None:  # not about a seed (a --deck result, say): never counted, so not checked
-        return row
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ResultsFileError(f"{path}:{n}: seed {seed!r} is not an integer")
-    ok = isinstance(row.get("proven"), bool) and all(
-        isinstance(row.get(key), kind) and not isinstance(row.get(key), bool)
-        for key, kind in _NUMBERS.items()
-    )
-    if not ok:
-        raise ResultsFileError(
-            f"{path}:{n}: not a solver result (it needs best_score, proven, nodes, seconds)"
-        )
-    return row
+        try:
+            yield n, check_row(row, f"{path}:{n}")
+        except BadRow as err:
+            raise ResultsFileError(str(err)) from None
 
 
 def _outcome(row: dict[str, Any]) -> Outcome:
@@ -159,16 +141,23 @@ class Batch:
         self.limits = limits or Limits()
         self.table_mib = table_mib
         self.written = 0
-        self._best: dict[int, tuple[tuple[bool, int, int], Outcome]] = {}
+        # Per seed of the range: the rank of the row that counts, its outcome and line.
+        self._best: dict[int, tuple[tuple[bool, int, int], Outcome, int]] = {}
         self._settled: set[int] = set()
+        self._sink: LineAppender | None = None
         if self.path is not None:
-            if self.path.is_dir():
-                raise ResultsFileError(f"results file {str(self.path)!r} is a folder")
-            for row in read_results(self.path):
-                self._take(row)
-            drop_cut_line(self.path)
+            check_regular(self.path)
+            self._read()
+            # Opened (created, locked, its end mended) before any work: a file that cannot
+            # be written fails now, and the next row starts on a line of its own.
+            self._sink = LineAppender(self.path)
 
-    def _take(self, row: dict[str, Any]) -> None:
+    def _read(self) -> None:
+        assert self.path is not None
+        for n, row in read_numbered_results(self.path):
+            self._take(row, n)
+
+    def _take(self, row: dict[str, Any], line: int = 0) -> None:
         seed = row["seed"]
         if (
             seed not in self.seeds
@@ -178,8 +167,12 @@ class Batch:
             return
         rank = _rank(row)
         old = self._best.get(seed)
+        if old is not None and rank[0] and old[0][0] and rank[1] != old[0][1]:
+            raise ResultsFileError(str(conflict(
+                seed, str(self.variant), (old[0][1], f"{self.path}:{old[2]}"),
+                (rank[1], f"{self.path}:{line}"))))
         if old is None or rank > old[0]:
-            self._best[seed] = (rank, _outcome(row))
+            self._best[seed] = (rank, _outcome(row), line)
         if row["proven"] or not self.limits.retries(row):
             self._settled.add(seed)
 
@@ -192,13 +185,10 @@ class Batch:
         return (seed for seed in self.seeds if seed not in self._settled)
 
     def run(self) -> Generator[SolveResult, None, None]:
-        """Solve every seed of ``todo()``, appending each row to the file as it comes."""
-        sink = None
-        if self.path is not None:
-            try:
-                sink = self.path.open("ab", buffering=0)  # each row one write, no buffer
-            except OSError as err:
-                raise ResultsFileError.cannot("write", self.path, err) from None
+        """Solve every seed of ``todo()``, appending each row to the file as it comes.
+
+        A row that cannot be written whole (:class:`~.jsonl.DiskFull`) stops the run;
+        ``written`` counts the rows saved before it."""
         try:
             for seed in self.todo():
                 r = solve(seed, variant=self.variant.name, weapon_rule=self.variant.weapon_rule,
@@ -206,14 +196,14 @@ class Batch:
                           table_mib=self.table_mib)
                 row = {**r.to_json(), "max_nodes": self.limits.max_nodes,
                        "max_seconds": self.limits.max_seconds}
-                if sink is not None:
-                    sink.write((json.dumps(row) + "\n").encode())
+                if self._sink is not None:
+                    self._sink.append(json.dumps(row, allow_nan=False))
                     self.written += 1
                 self._take(row)
                 yield r
         finally:
-            if sink is not None:
-                sink.close()
+            if self._sink is not None:
+                self._sink.close()
 
     def results(self) -> list[Outcome]:
         """One result per seed of the range: from the file as it is now (other runs may
@@ -221,6 +211,5 @@ class Batch:
         if self.path is not None:
             self._best.clear()
             self._settled.clear()
-            for row in read_results(self.path):
-                self._take(row)
-        return [result for _, result in self._best.values()]
+            self._read()
+        return [result for _, result, _ in self._best.values()]

@@ -76,11 +76,11 @@ def check_row(row: Any, where: str) -> dict[str, Any]:
         raise BadRow(f"{where}: not a solver result (no seed)")
     if row["seed"] is None:
         return row
+    _integer(row, "seed", where, 0, sc.MAX_SEED)
     missing = [k for k in ("variant", "weapon_rule", "best_score", "upper_bound", "proven",
                            "winnable", "nodes", "seconds") if k not in row]
     if missing:
         raise BadRow(f"{where}: not a solver result (missing {', '.join(missing)})")
-    _integer(row, "seed", where, 0, sc.MAX_SEED)
     if row["variant"] not in sc.FLEE_RULES:
         raise BadRow(f"{where}: variant {sc.excerpt(row['variant'], 40)} is not one of "
                      f"{', '.join(sc.FLEE_RULES)}")

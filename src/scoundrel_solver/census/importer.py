@@ -21,6 +21,7 @@ import scoundrel_core as sc
 
 from ..batch import read_numbered_results
 from ..jsonl import ResultsFileError
+from ..result_rows import BadRow, check_row
 from .errors import CensusError, require
 from .store import COLUMNS, LIMIT_COLUMNS, CensusRow, Store, solver_version
 
@@ -42,6 +43,10 @@ class ImportReport:
 
 
 def _row(obj: Any, where: str, version: str) -> CensusRow:
+    try:  # the one validator every reader of results shares
+        check_row(obj, where)
+    except BadRow as err:
+        raise CensusError(str(err)) from None
     if not isinstance(obj, dict):
         raise CensusError(f"{where}: not a solver result (expected a JSON object)")
     missing = [k for k in _KEYS if k not in obj]
@@ -129,5 +134,14 @@ def import_file(store: Store, path: str | Path) -> ImportReport:
         with store.transaction():
             batch = list(islice(rows, BATCH))
             report.saved += store.add(batch)
+            # Two proven results for one deal that disagree: refused, this batch undone.
+            clash = store.proven_conflict(batch)
+            if clash is not None:
+                stored, row = clash
+                raise CensusError(
+                    f"{path}: seed {row.seed} ({row.variant}/{row.weapon_rule}) is proven to "
+                    f"score {row.best_score} here but {stored.best_score} in the store "
+                    f"(solver {stored.solver_version}); one of them is wrong"
+                )
         if len(batch) < BATCH:
             return report

@@ -287,6 +287,23 @@ class Store:
             self.conn.executemany(_UPSERT, (_to_sql(r) for r in rows))
         return self.conn.total_changes - before
 
+    def proven_conflict(self, rows: Iterable[CensusRow]) -> tuple[CensusRow, CensusRow] | None:
+        """The first proven row whose deal the store holds proven with another score, as
+        (stored, given); None when all agree. (Upserts never replace a proven row, so a
+        disagreement would otherwise pass without a word.)"""
+        for row in rows:
+            if not row.proven:
+                continue
+            with _damage_named(self.path):
+                found = self.conn.execute(
+                    f"SELECT {', '.join(self._columns)} FROM results WHERE variant = ? AND "
+                    "weapon_rule = ? AND seed = ? AND proven = 1 AND best_score != ?",
+                    (row.variant, row.weapon_rule, row.seed - SEED_SHIFT, row.best_score),
+                ).fetchone()
+            if found is not None:
+                return _from_sql(found), row
+        return None
+
     def _where(self, variant: str | None, weapon_rule: str | None,
                seeds: SeedRange | None) -> tuple[str, list[object]]:
         clauses: list[str] = []

@@ -148,6 +148,33 @@ def _flush_stdout() -> None:
         raise OSError(err.errno, err.strerror, STDOUT) from None
 
 
+class _NamedStdout:
+    """Standard output whose failures say it was standard output (a full device, an EIO
+    after the terminal closed), so the one error line can name it."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._stream.write(text))
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise OSError(err.errno, err.strerror, STDOUT) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise OSError(err.errno, err.strerror, STDOUT) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 def _drop_stdout() -> None:
     """After a failed write to stdout, send the rest nowhere: Python would try the buffered
     text again at exit and print a traceback of its own."""
@@ -170,6 +197,8 @@ def run_command(prog: str, body: Callable[[], int]) -> int:
     if threading.current_thread() is threading.main_thread():
         for sig in STOP_SIGNALS:
             previous[sig] = signal.signal(sig, _like_ctrl_c)
+    real_stdout = sys.stdout
+    sys.stdout = _NamedStdout(real_stdout)
     try:
         code = body()
         _flush_stdout()
@@ -196,6 +225,7 @@ def run_command(prog: str, body: Callable[[], int]) -> int:
         _tell(prog, f"error: {system_error(err)}")
         return 1
     finally:
+        sys.stdout = real_stdout
         for sig, handler in previous.items():
             signal.signal(sig, handler)
 

@@ -46,7 +46,9 @@ def _parser() -> Parser:
     add_variant_options(p, texts_name_theirs=True)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--max-nodes", metavar="N", type=positive_int, default=None,
-                   help="stop after this many nodes (per deal)")
+                   help="stop after this many nodes (per deal); a search stopped before it "
+                   "found any line adds a rescue search of up to as many again (at most "
+                   "20,000) to find one, so a result may report up to twice N")
     p.add_argument("--max-seconds", metavar="S", type=positive_float, default=None,
                    help="stop after this long (per deal)")
     p.add_argument("--table-mib", metavar="MIB", type=positive_int, default=None,
