@@ -12,8 +12,14 @@ and ``--shallow-above`` tune the fair agent and apply to it alone;
 perfect-information Monte Carlo agent ``pimc`` alone (slow: tens of seconds
 per game).
 
-Exit codes: 0 success, 2 bad input (one line on stderr), 130 Ctrl-C (one
-line; nothing is saved, the report is only printed at the end).
+``--out FILE`` appends each finished game to FILE as it ends (see
+:mod:`scoundrel_solver.eval_rows`); the same command resumes, and the report
+counts the games from the file too.
+
+Exit codes: 0 success, 1 the system failed (a full disk, a worker process
+killed), 2 bad input (one line on stderr), 130 Ctrl-C and 128 + the signal for
+SIGTERM/SIGHUP (one line saying what was saved: with ``--out``, every finished
+game).
 """
 
 from __future__ import annotations
@@ -22,12 +28,15 @@ import json
 import signal
 import sys
 import time
-from collections.abc import Generator, Sequence
+from collections.abc import Container, Generator, Sequence
 from contextlib import closing
+from pathlib import Path
 from typing import Any
 
+from ..eval_rows import eval_row, finished_games
 from ..fair.api import make_agent, play_with
 from ..fair.protocol import Agent
+from ..jsonl import DiskFull, LineAppender
 from ..seeds import SeedRange
 from ..summary import Outcome, summarize
 from .options import (
@@ -87,11 +96,13 @@ class WorkerDied(Exception):
 
 
 def _games(
-    name: str, seeds: SeedRange, variant: str, weapon_rule: str, opts: dict[str, Any], jobs: int
+    name: str, seeds: SeedRange, variant: str, weapon_rule: str, opts: dict[str, Any], jobs: int,
+    skip: Container[int] = (),
 ) -> Generator[tuple[int, Outcome], None, None]:
-    """(seed, outcome) of every game, in seed order; with ``jobs`` > 1 played by worker
-    processes, at most a few games per worker ahead (a range may be endless)."""
-    tasks = ((name, s, variant, weapon_rule, opts) for s in seeds)
+    """(seed, outcome) of every game (seeds in ``skip`` left out), in seed order; with
+    ``jobs`` > 1 played by worker processes, at most a few games per worker ahead (a
+    range may be endless)."""
+    tasks = ((name, s, variant, weapon_rule, opts) for s in seeds if s not in skip)
     if jobs <= 1:
         for task in tasks:
             yield task[1], _play_one(task)
@@ -164,6 +175,9 @@ def build_parser() -> Parser:
                    help="fair: depth 0 while more cards than this are unseen")
     p.add_argument("--samples", metavar="K", type=positive_int, default=None,
                    help="pimc: dungeons sampled per decision (default 16)")
+    p.add_argument("--out", metavar="FILE",
+                   help="append each finished game to FILE (JSON lines); the same command "
+                   "resumes, playing only the games the file does not hold")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 
@@ -194,23 +208,46 @@ def _main(argv: Sequence[str] | None) -> int:
         except KeyboardInterrupt:
             raise Interrupted("nothing saved (stopped while solving for --perfect)") from None
     start = time.perf_counter()
-    records: list[Outcome] = []
-    wins = 0
+    done: dict[int, Outcome] = {}
+    sink: LineAppender | None = None
+    if args.out is not None:
+        # Read, then opened to append (locked, its end mended) before any game is played.
+        done = finished_games(Path(args.out), args.agent, opts, v, seeds)
+        sink = LineAppender(args.out)
+    records: list[Outcome] = list(done.values())
+    wins = sum(r.won for r in records)
+
+    def saved() -> str:
+        if sink is None:
+            return f"nothing saved (--out FILE keeps every game); {len(records)} were played"
+        return f"{len(records) - len(done)} new games saved in {args.out}; the same command " \
+               "resumes"
+
     try:
-        games = _games(args.agent, seeds, v.name, v.weapon_rule, opts, args.jobs)
-        with progress(seeds.count, f"{args.agent} {v}", args.quiet, "game") as bar, closing(games):
-            for _seed, rec in games:
+        games = _games(args.agent, seeds, v.name, v.weapon_rule, opts, args.jobs, done)
+        with (progress(seeds.count, f"{args.agent} {v}", args.quiet, "game") as bar,
+              closing(games)):
+            bar.update(len(done))
+            for seed, rec in games:
+                if sink is not None:
+                    sink.append(json.dumps(eval_row(args.agent, opts, v, seed, rec),
+                                           allow_nan=False))
                 records.append(rec)
                 wins += rec.won
                 bar.update()
                 bar.set_postfix_str(f"wins {wins}", refresh=False)
     except KeyboardInterrupt:
-        raise Interrupted(f"nothing saved; {len(records)} games were played "
-                          "(the report comes at the end of a run)") from None
+        raise Interrupted(saved()) from None
     except WorkerDied as err:
-        print(f"{PROG}: error: {err}; {len(records)} games were finished", file=sys.stderr)
+        print(f"{PROG}: error: {err}; {saved()}", file=sys.stderr)
         return 1
-    report = eval_report(summarize(records), time.perf_counter() - start)
+    except DiskFull:
+        raise OSError(f"disk full; {saved()} once there is room") from None
+    finally:
+        if sink is not None:
+            sink.close()
+    report = eval_report(summarize(records), time.perf_counter() - start,
+                         played=len(records) - len(done))
     report = {"agent": args.agent, "variant": v.name, "weapon_rule": v.weapon_rule, **report}
     if perfect is not None:
         report["perfect_winnable_share"] = perfect

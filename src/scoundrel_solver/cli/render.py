@@ -133,8 +133,11 @@ def print_summary(summary: dict[str, Any], as_json: bool) -> None:
     print(f"  results in {out}" if out is not None else "  results not kept (no --out)")
 
 
-def eval_report(s: Summary, wall_seconds: float) -> dict[str, Any]:
-    """The evaluation's numbers: win rate with its 95% Wilson interval, scores, timing."""
+def eval_report(s: Summary, wall_seconds: float, played: int | None = None) -> dict[str, Any]:
+    """The evaluation's numbers: win rate with its 95% Wilson interval, scores, timing
+    (``seconds`` of this run, spread over the ``played`` games it played: a resumed run
+    counts the games of its file in the rest, not in the time)."""
+    played = s.deals if played is None else played
     lo, hi = s.win_rate_ci95
     return {
         "games": s.deals,
@@ -144,7 +147,7 @@ def eval_report(s: Summary, wall_seconds: float) -> dict[str, Any]:
         "mean_score": s.mean_score,
         "median_score": s.median_score,
         "seconds": wall_seconds,
-        "seconds_per_game": wall_seconds / s.deals if s.deals else 0.0,
+        "seconds_per_game": wall_seconds / played if played else 0.0,
         "exact_decision_share": s.exact_decision_share,
     }
 
