@@ -178,4 +178,4 @@ def test_a_killed_worker_stops_the_evaluation_with_one_line() -> None:
     assert "Traceback" not in terminal
     last = terminal.replace("\r", "\n").strip().splitlines()[-1]
     assert last.startswith("scoundrel-eval: error: a worker process died"), last
-    assert re.search(r"\d+ games were finished", last), last
+    assert re.search(r"nothing saved \(--out FILE keeps every game\); \d+ were played", last), last
