@@ -20,7 +20,7 @@ from typing import Any
 import scoundrel_core as sc
 
 from ..batch import read_numbered_results
-from ..jsonl import ResultsFileError
+from ..jsonl import ResultsFileError, check_regular
 from ..result_rows import BadRow, check_row
 from .errors import CensusError, require
 from .store import COLUMNS, LIMIT_COLUMNS, CensusRow, Store, solver_version
@@ -124,6 +124,10 @@ def import_file(store: Store, path: str | Path) -> ImportReport:
     """Add every result of a results file (JSON lines) or census export (``.parquet``)."""
     report = ImportReport()
     path = Path(path)
+    try:  # a FIFO or a device would block or never end: refused before it is opened
+        check_regular(path, "import")
+    except ResultsFileError as err:
+        raise CensusError(str(err)) from None
     if path.suffix.lower() in (".parquet", ".pq"):
         if not path.exists():
             raise CensusError(f"cannot read {str(path)!r}: no such file")

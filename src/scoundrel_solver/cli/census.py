@@ -122,10 +122,9 @@ def _run(args: argparse.Namespace) -> int:
         try:
             with _quiet_dask():
                 census.execute()
-        except KeyboardInterrupt:
-            print(f"{PROG}: interrupted; {census.saved} results saved to {args.db} "
-                  "(the same command resumes)", file=sys.stderr)
-            return 130
+        except KeyboardInterrupt:  # Ctrl-C, SIGTERM or SIGHUP: run_command says which
+            raise Interrupted(f"{census.saved} results saved to {args.db} "
+                              "(the same command resumes)") from None
         seconds = time.perf_counter() - t0
         proven = store.settled_count(variant.name, variant.weapon_rule, seeds, None)
         stored = store.count(variant.name, variant.weapon_rule, seeds)
