@@ -30,6 +30,7 @@ _DATE_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 # Plain ASCII decimal: int() would also take "1_0", "+42", " 42" and other scripts' digits.
 _DECIMAL_RE = re.compile(r"[0-9]{1,20}")
 MAX_SEED = _MASK64
+"""The largest seed, 2**64 - 1: seeds run over every unsigned 64-bit integer."""
 
 
 def parse_seed_number(text: str, what: str = "seed") -> int:

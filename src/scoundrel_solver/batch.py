@@ -182,6 +182,7 @@ class Batch:
         return self.seeds.count - self._settled
 
     def todo(self) -> Iterator[int]:
+        """The seeds of the range still to solve, in order, made lazily."""
         best = self._best
         return (seed for seed in self.seeds if not (seed in best and best[seed][6]))
 

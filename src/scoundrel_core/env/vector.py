@@ -55,6 +55,7 @@ __all__ = [
 
 RING = K.RING_MASK + 1
 MAX_LEGAL = K.MAX_LEGAL
+"""Most legal actions a position can have: the width of the legal-action lists."""
 MAX_NUM_ENVS = 1 << 20
 """The most games one vector env holds (about 300 MiB of arrays at that size)."""
 
@@ -169,6 +170,9 @@ class ScoundrelVectorEnv(VectorEnv[npt.NDArray[np.int8], npt.NDArray[np.int64], 
         npt.NDArray[np.int8], npt.NDArray[np.float64], npt.NDArray[np.bool_],
         npt.NDArray[np.bool_], dict[str, Any],
     ]:
+        """Step every game with its action; finished games reset on the next step (gymnasium's
+        next-step autoreset).
+        """
         if not self._started:
             raise ScoundrelError("step() before reset(): call reset() first")
         a = action_array(actions, self.num_envs)

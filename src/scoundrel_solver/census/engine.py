@@ -31,6 +31,7 @@ from .work import solve_chunk
 __all__ = ["DEFAULT_CHUNK", "MAX_CHUNK", "CensusRun"]
 
 DEFAULT_CHUNK = 50  # seeds per task: seconds of work on classic, a fraction on hard
+"""Seeds per task by default: seconds of work on classic, a fraction of one on hard."""
 MAX_CHUNK = 100_000
 """The largest ``--chunk-size``: a chunk's seeds are listed, so it is bounded (checked
 before anything is made); hard deals, the quickest, need no more than a few hundred."""

@@ -72,6 +72,8 @@ class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are :class:`UsageError` (one line, exit 2), not usage."""
 
     def error(self, message: str) -> NoReturn:
+        """Raise :class:`UsageError` with argparse's message (one line, exit 2), with a
+        hint when a bare number stood where an option was meant."""
         raise UsageError(message + self._hint(message))
 
     def _hint(self, message: str) -> str:
@@ -301,6 +303,7 @@ _Options = argparse._ActionsContainer
 
 
 def add_seeds_option(p: _Options, help: str, default: str | None = None) -> None:
+    """Add ``--seeds A:B`` (a lazy seed range)."""
     p.add_argument("--seeds", metavar="A:B", type=seed_range, default=default, help=help)
 
 

@@ -160,6 +160,7 @@ def eval_report(s: Summary, wall_seconds: float, played: int | None = None) -> d
 
 
 def print_eval(report: dict[str, Any], title: str, as_json: bool) -> None:
+    """Print an evaluation's report as text (under ``title``) or as one JSON object."""
     if as_json:
         print(json.dumps(report))
         return

@@ -26,6 +26,7 @@ __all__ = ["COMMANDS", "MAX_COUNT_DIGITS", "Command", "UnknownCommand", "parse_c
            "read_count"]
 
 COMMANDS: Final = ("hint", "undo", "save", "help", "quit")
+"""The commands ``scoundrel-play`` reads besides actions."""
 _ALIASES: Final = {"?": "help", "h": "help", "q": "quit", "exit": "quit", "u": "undo"}
 _TAKES_ARG: Final = {"undo": False, "save": True}
 
