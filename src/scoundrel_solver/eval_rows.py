@@ -26,6 +26,7 @@ from .summary import Outcome
 __all__ = ["EVAL_FORMAT", "eval_row", "finished_games"]
 
 EVAL_FORMAT: Final = "scoundrel-eval/1"
+"""The ``format`` field of every row of ``scoundrel-eval --out``."""
 
 
 def eval_row(agent: str, options: dict[str, Any], variant: sc.Variant, seed: int,

@@ -221,6 +221,7 @@ class LineAppender:
                 raise self._failed(err) from None
 
     def close(self) -> None:
+        """Close the file (its lock is only ever held inside :meth:`append`)."""
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
