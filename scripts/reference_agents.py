@@ -61,7 +61,7 @@ BLOCK = ("<!-- reference-table: start -->\n", "<!-- reference-table: end -->")
 PAIRED = ("<!-- paired-table: start -->\n", "<!-- paired-table: end -->")
 EVAL = (("classic", "strict"), ("hard", "strict"))
 EVAL_SEEDS = range(10_000)
-PG_STEPS = 1_000_000  # REINFORCE training steps per variant (a fixed amount of work)
+PG_STEPS = 5_000_000  # REINFORCE training steps per variant (a fixed amount of work)
 
 
 @dataclass
