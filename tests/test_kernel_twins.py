@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import scoundrel_core as sc
-from scoundrel_solver._encoding import card_type, flee_rule_code
+from scoundrel_core.encoding import card_type, flee_rule_code
 from scoundrel_solver.exact import _kernel as k
 from scoundrel_solver.exact._layout import NP, P_CAP, P_FLED, P_HP, P_R0, P_REM, P_W
 from scoundrel_solver.exact.bound import upper_bound
@@ -252,7 +252,7 @@ def test_room_children_drop_only_what_cannot_beat_alpha(
 
 
 def test_encoding_reads_back_every_card() -> None:
-    from scoundrel_solver._encoding import NO_CARD, NTYPES, TYPE_KIND, TYPE_VALUE
+    from scoundrel_core.encoding import NO_CARD, NTYPES, TYPE_KIND, TYPE_VALUE
     from scoundrel_solver.exact._layout import REM_BIT
 
     types = {c: card_type(c) for c in sc.FULL_DECK}

@@ -11,7 +11,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoundrel_solver._encoding import MAX_HEALTH
+from scoundrel_core.encoding import MAX_HEALTH
 from scoundrel_solver.exact import _phi
 from scoundrel_solver.exact._layout import REM_POTION0, REM_WEAPON0
 

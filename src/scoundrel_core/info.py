@@ -44,7 +44,8 @@ from typing import Final
 from .actions import Action, as_action
 from .cards import FULL_DECK, Card, Kind, card, parse_card
 from .errors import IllegalActionError, ScoundrelError, StateTextError
-from .state import MAX_HEALTH, State
+from .state import State
+from .steps import card_effect, death_score, wear_after, win_score
 from .variants import Variant
 
 __all__ = ["ChanceNode", "InfoState", "Outcome", "observe", "parse_info_text"]
@@ -179,39 +180,25 @@ class InfoState:
         c = a.card
         assert c is not None
         room = tuple(x for x in self.room if x != c)
-        health, weapon, last_kill, potion_used = (
-            self.health,
-            self.weapon_value,
-            self.last_kill,
-            self.potion_used,
+        kind, with_weapon = int(c.kind), int(a.with_weapon)
+        health, weapon, potion_used = card_effect(
+            kind, c.value, with_weapon, self.health, self.weapon_value, int(self.potion_used)
         )
-        if c.kind is Kind.POTION:
-            if not potion_used:
-                health = min(MAX_HEALTH, health + c.value)
-            potion_used = True
-        elif c.kind is Kind.WEAPON:
-            weapon, last_kill = c.value, None
-        elif a.with_weapon:
-            health -= max(0, c.value - weapon)
-            last_kill = c.value
-        else:
-            health -= c.value
+        last_kill = wear_after(kind, c.value, with_weapon, self.last_kill or 0)
         nxt = replace(
             self,
             room=room,
             health=health,
             weapon_value=weapon,
-            last_kill=last_kill,
-            potion_used=potion_used,
+            last_kill=last_kill or None,
+            potion_used=bool(potion_used),
             resolved_in_room=self.resolved_in_room + 1,
             fled_last=False,
         )
         if health <= 0:
-            left = nxt.monsters_left()
-            return replace(nxt, is_over=True, score=health - left)
+            return replace(nxt, is_over=True, score=death_score(health, nxt.monsters_left()))
         if not room and not self.dungeon_size:
-            bonus = c.value if c.kind is Kind.POTION and health == MAX_HEALTH else 0
-            return replace(nxt, is_over=True, score=health + bonus)
+            return replace(nxt, is_over=True, score=win_score(health, kind, c.value))
         if nxt.resolved_in_room == ROOM_SIZE - 1 and self.dungeon_size:
             base = replace(nxt, potion_used=False, resolved_in_room=0)
             return ChanceNode(base, min(ROOM_SIZE - len(room), self.dungeon_size), fled=False)

@@ -32,7 +32,6 @@ from .state import (
     MASK_3,
     MASK_4,
     MASK_6,
-    MAX_HEALTH,
     SCORE_OFFSET,
     SHIFT_FLED,
     SHIFT_HEALTH,
@@ -48,6 +47,7 @@ from .state import (
     State,
     dealt_state,
 )
+from .steps import card_effect, death_score, wear_after, win_score
 from .variants import Variant, get_variant
 
 __all__ = [
@@ -110,8 +110,6 @@ def _can_flee(s: State) -> bool:
 _KIND = tuple(int(c.kind) for c in FULL_DECK)
 _VALUE = tuple(c.value for c in FULL_DECK)
 _MONSTER = int(Kind.MONSTER)
-_POTION = int(Kind.POTION)
-_WEAPON = int(Kind.WEAPON)
 _ROOM_MASK = (1 << 24) - 1
 
 
@@ -297,20 +295,14 @@ def _apply_legal(s: State, a: int) -> State:
     nr -= 1
     kind = _KIND[cid]
     value = _VALUE[cid]
-    health = _field(info, SHIFT_HEALTH, MASK_6) - HEALTH_OFFSET
-    potion_used = _field(info, SHIFT_POTION_USED, 1)
-    if kind == _POTION:
-        if not potion_used:
-            health = min(MAX_HEALTH, health + value)
-        potion_used = 1
-    elif kind == _WEAPON:
-        info = _put(info, SHIFT_WEAPON, MASK_4, value)
-        info = _put(info, SHIFT_LAST_KILL, MASK_4, 0)
-    elif a & 1:
-        health -= max(0, value - _field(info, SHIFT_WEAPON, MASK_4))
-        info = _put(info, SHIFT_LAST_KILL, MASK_4, value)
-    else:
-        health -= value
+    with_weapon = a & 1
+    health, weapon, potion_used = card_effect(
+        kind, value, with_weapon, _field(info, SHIFT_HEALTH, MASK_6) - HEALTH_OFFSET,
+        _field(info, SHIFT_WEAPON, MASK_4), _field(info, SHIFT_POTION_USED, 1),
+    )
+    info = _put(info, SHIFT_WEAPON, MASK_4, weapon)
+    last_kill = wear_after(kind, value, with_weapon, _field(info, SHIFT_LAST_KILL, MASK_4))
+    info = _put(info, SHIFT_LAST_KILL, MASK_4, last_kill)
     resolved = _field(info, SHIFT_RESOLVED, MASK_3) + 1
     over = False
     score = 0
@@ -322,10 +314,10 @@ def _apply_legal(s: State, a: int) -> State:
                 c = ((word >> (6 * i)) & MASK_6) - 1
                 if _KIND[c] == _MONSTER:
                     left += _VALUE[c]
-        score = health - left
+        score = death_score(health, left)
     elif not nr and not nd:
         over = True
-        score = health + (value if kind == _POTION and health == MAX_HEALTH else 0)
+        score = win_score(health, kind, value)
     elif resolved == 3 and nd:
         # Three resolved: the fourth card stays and the room refills from the top.
         draw = min(4 - nr, nd)

@@ -32,13 +32,12 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from .cards import FULL_DECK, Card, Kind, card, parse_card
+from .encoding import MAX_HEALTH
 from .errors import StateTextError
 from .position import check_position
 from .variants import Variant, get_variant
 
 __all__ = ["MAX_HEALTH", "State", "dealt_state"]
-
-MAX_HEALTH: Final = 20
 
 SHIFT_DUNGEON_SIZE: Final = 0
 SHIFT_ROOM_SIZE: Final = 6

@@ -15,7 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from .encoding import flee_rule_code
 from .errors import VariantError
+from .steps import may_flee, weapon_reach
 
 __all__ = ["FLEE_RULES", "VARIANTS", "WEAPON_RULES", "Variant", "get_variant"]
 
@@ -54,9 +56,7 @@ class Variant:
     ) -> bool:
         """Whether a room may be fled: full (4 cards), untouched, with cards left to
         deal, and (classic) not itself dealt by a flee."""
-        if not self.may_flee or room_size != 4 or resolved or not dungeon_size:
-            return False
-        return self.may_flee_twice or not fled_last
+        return may_flee(flee_rule_code(self), room_size, resolved, dungeon_size, int(fled_last))
 
     @property
     def equal_wear(self) -> bool:
@@ -71,11 +71,7 @@ class Variant:
         >>> Variant("classic").weapon_reach(5, None), Variant("classic").weapon_reach(0, None)
         (14, 0)
         """
-        if not weapon_value:
-            return 0
-        if last_kill is None:
-            return 14  # an unused weapon fights anything, up to the ace
-        return last_kill if self.equal_wear else last_kill - 1
+        return weapon_reach(weapon_value, last_kill or 0, int(self.equal_wear))
 
     @property
     def code(self) -> int:

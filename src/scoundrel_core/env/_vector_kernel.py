@@ -15,17 +15,29 @@ Per game ``i``:
   89) the same actions: set exactly at the listed ones, so a step clears it
   through the list.
 
-Deals use the same SplitMix64 stream and Fisher-Yates shuffle as
-:func:`scoundrel_core.deal`, in unsigned 64-bit arithmetic, so seed N deals
-the same cards here and there (tested).
+Deals are :func:`scoundrel_core.jit.deal_into`, so seed N deals the same cards
+here and in :func:`scoundrel_core.deal` (tested); the rules are the steps of
+:mod:`scoundrel_core.jit`.
 """
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from .. import encoding
 from ..cards import FULL_DECK, Kind
+from ..encoding import MAX_HEALTH, ROOM_SIZE
+from ..jit import (
+    card_effect,
+    deal_into,
+    death_score,
+    jit_inline,
+    jit_kernel,
+    may_flee,
+    weapon_reach,
+    wear_after,
+    win_score,
+)
 from .observation import (
     BOTTOM0,
     BOTTOM_SIZE,
@@ -44,65 +56,31 @@ from .observation import (
     WEAPON_RULE,
 )
 
-# The helpers are inlined into the kernels (numba IR inlining: inline="always") and
-# the kernels run without numba's reference counting (_nrt=False; they allocate
-# nothing): every call of a helper taking arrays otherwise pays an atomic increment
-# and decrement per array, which was 40% of a step. ``_nrt`` is a numba option
-# its type stubs leave out.
+# The helpers are inlined into the kernels (``jit_inline``) and the kernels run
+# without numba's reference counting (``jit_kernel``; they allocate nothing): every
+# call of a helper taking arrays otherwise pays an atomic increment and decrement per
+# array, which was 40% of a step.
 
 RING_MASK = 63
 FLEE = 88
 NUM_ACTIONS = 89
 MAX_LEGAL = 9  # two actions per room card (monsters with a weapon), and flee
-MAX_HEALTH = 20
 DECK = 44
-MONSTER, WEAPON_KIND, POTION = int(Kind.MONSTER), int(Kind.WEAPON), int(Kind.POTION)
-HARD = 2
-EASY = 1
+MONSTER = int(Kind.MONSTER)
 
 KIND = np.array([int(c.kind) for c in FULL_DECK], np.int64)
 VALUE = np.array([c.value for c in FULL_DECK], np.int64)
 TYPE = np.array(CARD_TYPE, np.int64)
-TYPE_VALUE = np.array([(t % 13) + 2 if t < 13 else 0 for t in range(NUM_TYPES)], np.int64)
-"""Monster value of each type (0 for weapons and potions): what a type counts when left."""
+TYPE_VALUE = np.where(encoding.TYPE_KIND == MONSTER, encoding.TYPE_VALUE, 0)[1:].astype(np.int64)
+"""Monster value of each observation type (0 for weapons and potions): what a type
+counts when left (the observation numbers the encoding's types from 0)."""
 TYPE_COUNT0 = np.bincount(TYPE, minlength=NUM_TYPES).astype(np.int64)
 FIGHT_VALUE = np.array([99] + [c.value if c.kind is Kind.MONSTER else 99 for c in FULL_DECK])
 """By card id + 1 (0: an empty room slot): the value a weapon must reach to fight
 the card, 99 (beyond any reach) for cards that are not monsters."""
 
 
-REM = np.array([0, 0] + [2**64 % n for n in range(2, DECK + 1)], np.uint64)
-"""``2**64 mod n`` for each shuffle bound ``n``: the rejection limits, worked out once."""
-
-
-@nb.njit(cache=True, inline="always")
-def deal_into(seed: np.uint64, out: np.ndarray) -> None:
-    """The 44 card ids of seed ``seed``, top first (twin of ``scoundrel_core.deal``)."""
-    for k in range(DECK):
-        out[k] = k
-    state = np.uint64(seed)
-    golden = np.uint64(0x9E3779B97F4A7C15)
-    m1 = np.uint64(0xBF58476D1CE4E5B9)
-    m2 = np.uint64(0x94D049BB133111EB)
-    zero = np.uint64(0)
-    for i in range(DECK - 1, 0, -1):
-        n = np.uint64(i + 1)
-        rem = REM[i + 1]  # words at or above 2**64 - rem are redrawn
-        while True:
-            state = state + golden
-            z = state
-            z = (z ^ (z >> np.uint64(30))) * m1
-            z = (z ^ (z >> np.uint64(27))) * m2
-            z = z ^ (z >> np.uint64(31))
-            if rem == zero or z < zero - rem:
-                break
-        j = np.int64(z % n)
-        t = out[i]
-        out[i] = out[j]
-        out[j] = t
-
-
-@nb.njit(cache=True, inline="always")
+@jit_inline
 def _draw(i: int, obs: np.ndarray, ring: np.ndarray, head: np.ndarray) -> int:
     """Turn the top card of game ``i``'s dungeon face up; return its id.
 
@@ -123,7 +101,7 @@ def _draw(i: int, obs: np.ndarray, ring: np.ndarray, head: np.ndarray) -> int:
     return c
 
 
-@nb.njit(cache=True, inline="always")
+@jit_inline
 def _clear_mask(i: int, mask: np.ndarray, legal: np.ndarray) -> None:
     """Unset every action of game ``i``: the set ones are exactly those listed in
     ``legal[i]``. No branches (random play would mispredict them): a -1 entry
@@ -134,7 +112,7 @@ def _clear_mask(i: int, mask: np.ndarray, legal: np.ndarray) -> None:
         legal[i, k] = -1
 
 
-@nb.njit(cache=True, inline="always")
+@jit_inline
 def _list_card(i: int, r: int, reach: int, legal: np.ndarray, n: int) -> int:
     """List the actions of room card ``r`` (id + 1, 0 for an empty slot) at ``legal[i, n]``;
     the new length. Branch-free: a missing action writes -1 where the next one goes."""
@@ -146,17 +124,13 @@ def _list_card(i: int, r: int, reach: int, legal: np.ndarray, n: int) -> int:
     return n + int(fight)
 
 
-@nb.njit(cache=True, inline="always")
+@jit_inline
 def _set_mask(i: int, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray) -> None:
     """Set the legal actions of game ``i`` (cleared before) from its information state,
     as an ascending list in ``legal[i]`` (-1 after the last) and in the mask."""
     if obs[i, OVER]:
         return
-    weapon = int(obs[i, WEAPON])
-    last = int(obs[i, LAST_KILL])
-    reach = 0
-    if weapon:
-        reach = 14 if last == 0 else (last if obs[i, WEAPON_RULE] else last - 1)
+    reach = weapon_reach(int(obs[i, WEAPON]), int(obs[i, LAST_KILL]), int(obs[i, WEAPON_RULE]))
     # The room sorted by card id (empty slots first) lists the actions in order:
     # a card's two actions 2 * id and 2 * id + 1 are neighbours.
     r0, r1, r2, r3 = int(obs[i, 0]), int(obs[i, 1]), int(obs[i, 2]), int(obs[i, 3])
@@ -169,15 +143,12 @@ def _set_mask(i: int, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray) -> N
     n = _list_card(i, r1, reach, legal, n)
     n = _list_card(i, r2, reach, legal, n)
     n = _list_card(i, r3, reach, legal, n)
-    rule = obs[i, FLEE_RULE]
     dungeon = int(obs[i, UNSEEN]) + int(obs[i, BOTTOM_SIZE])
-    flee = (
-        (rule != HARD)
-        & (obs[i, 3] != 0)
-        & (obs[i, RESOLVED] == 0)
-        & (dungeon > 0)
-        & ((rule == EASY) | (obs[i, FLED] == 0))
-    )
+    # Slots are packed from the first, so the last is filled exactly when the room is
+    # full; whether it is full is all may_flee asks of the room's size.
+    room_cards = ROOM_SIZE if obs[i, 3] != 0 else ROOM_SIZE - 1
+    flee = may_flee(int(obs[i, FLEE_RULE]), room_cards, int(obs[i, RESOLVED]), dungeon,
+                    int(obs[i, FLED]))
     legal[i, n] = FLEE if flee else -1  # the largest action: last in the list
     for k in range(MAX_LEGAL):
         a = legal[i, k]
@@ -185,7 +156,7 @@ def _set_mask(i: int, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray) -> N
         mask[i, a if listed else FLEE] |= listed
 
 
-@nb.njit(cache=True, inline="always")
+@jit_inline
 def _reset_one(
     i: int, seed: np.uint64, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray,
     ring: np.ndarray, head: np.ndarray, flee_rule: int, equal: int, deck: np.ndarray,
@@ -209,7 +180,7 @@ def _reset_one(
     _set_mask(i, obs, mask, legal)
 
 
-@nb.njit(cache=True, inline="always")
+@jit_inline
 def _monsters_left(i: int, obs: np.ndarray) -> int:
     """Monster values in the room and the dungeon, from the information state."""
     left = 0
@@ -226,7 +197,7 @@ def _monsters_left(i: int, obs: np.ndarray) -> int:
     return left
 
 
-@nb.njit(cache=True, inline="always")
+@jit_inline
 def _apply(i: int, a: int, obs: np.ndarray, ring: np.ndarray, head: np.ndarray) -> int:
     """Play legal action ``a`` in game ``i``; return the final score if it ends it, else 0."""
     dungeon = int(obs[i, UNSEEN]) + int(obs[i, BOTTOM_SIZE])
@@ -257,28 +228,19 @@ def _apply(i: int, a: int, obs: np.ndarray, ring: np.ndarray, head: np.ndarray) 
     nroom -= 1
     kind = KIND[cid]
     value = VALUE[cid]
-    health = int(obs[i, HEALTH])
-    potion_used = obs[i, POTION_USED]
-    if kind == POTION:
-        if not potion_used:
-            health = min(MAX_HEALTH, health + value)
-        potion_used = 1
-    elif kind == WEAPON_KIND:
-        obs[i, WEAPON] = value
-        obs[i, LAST_KILL] = 0
-    elif a & 1:
-        health -= max(0, value - int(obs[i, WEAPON]))
-        obs[i, LAST_KILL] = value
-    else:
-        health -= value
+    with_weapon = a & 1
+    health, weapon, potion_used = card_effect(kind, value, with_weapon, int(obs[i, HEALTH]),
+                                              int(obs[i, WEAPON]), int(obs[i, POTION_USED]))
+    obs[i, WEAPON] = weapon
+    obs[i, LAST_KILL] = wear_after(kind, value, with_weapon, int(obs[i, LAST_KILL]))
     resolved = int(obs[i, RESOLVED]) + 1
     score = 0
     if health <= 0:
         obs[i, OVER] = 1
-        score = health - _monsters_left(i, obs)
+        score = death_score(health, _monsters_left(i, obs))
     elif nroom == 0 and dungeon == 0:
         obs[i, OVER] = 1
-        score = health + (value if kind == POTION and health == MAX_HEALTH else 0)
+        score = win_score(health, kind, value)
     elif resolved == 3 and dungeon > 0:
         # Three resolved: the fourth card stays and the room refills from the top.
         draw = min(4 - nroom, dungeon)
@@ -293,7 +255,7 @@ def _apply(i: int, a: int, obs: np.ndarray, ring: np.ndarray, head: np.ndarray) 
     return score
 
 
-@nb.njit(cache=True, _nrt=False)  # type: ignore[call-overload,untyped-decorator]
+@jit_kernel
 def reset_all(
     seeds: np.ndarray, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray, ring: np.ndarray,
     head: np.ndarray, steps: np.ndarray, pending: np.ndarray, flee_rule: int, equal: int,
@@ -306,7 +268,7 @@ def reset_all(
         pending[i] = False
 
 
-@nb.njit(cache=True, _nrt=False)  # type: ignore[call-overload,untyped-decorator]
+@jit_kernel
 def first_illegal(actions: np.ndarray, mask: np.ndarray, pending: np.ndarray) -> int:
     """The first game whose action is illegal (games about to reset ignore theirs), or -1."""
     for i in range(actions.shape[0]):
@@ -316,7 +278,7 @@ def first_illegal(actions: np.ndarray, mask: np.ndarray, pending: np.ndarray) ->
     return -1
 
 
-@nb.njit(cache=True, inline="always")
+@jit_inline
 def _step_one(
     i: int, a: int, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray, ring: np.ndarray,
     head: np.ndarray, steps: np.ndarray, pending: np.ndarray, reward: np.ndarray,
@@ -344,7 +306,7 @@ def _step_one(
     pending[i] = terminated[i] or truncated[i]
 
 
-@nb.njit(cache=True, _nrt=False)  # type: ignore[call-overload,untyped-decorator]
+@jit_kernel
 def step_all(
     actions: np.ndarray, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray, ring: np.ndarray,
     head: np.ndarray, steps: np.ndarray, pending: np.ndarray, reset_seeds: np.ndarray,

@@ -6,7 +6,8 @@ sees), never from the true dungeon order. Cards are written as ``id + 1``
 resolves the card in a room slot is ``2 * (obs[slot] - 1)`` (``+ 1`` with the
 weapon). Card *types* number the 31 kinds of card a player can tell apart by
 effect: monsters 2..14 are types 0..12, weapons 2..10 types 13..21, potions
-2..10 types 22..30 (two monsters of one value are one type).
+2..10 types 22..30 (two monsters of one value are one type): the types of
+:mod:`scoundrel_core.encoding`, less one.
 
 ======  ==========================  =============================================
 slot    name                        values
@@ -50,6 +51,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cards import DECK_SIZE, FULL_DECK, Card, Kind
+from ..encoding import NTYPES, TYPE_BY_ID
 from ..info import InfoState
 from ..state import MAX_HEALTH
 from ..variants import FLEE_RULES, WEAPON_RULES, Variant
@@ -93,7 +95,7 @@ WEAPON_RULE: Final = 12
 UNSEEN: Final = 13
 BOTTOM_SIZE: Final = 14
 TYPES0: Final = 15
-NUM_TYPES: Final = 31
+NUM_TYPES: Final = NTYPES - 1  # 31
 UNSEEN_BY_TYPE: Final = slice(TYPES0, TYPES0 + NUM_TYPES)
 BOTTOM0: Final = TYPES0 + NUM_TYPES
 BOTTOM_CAP: Final = 40
@@ -103,16 +105,9 @@ OBS_SIZE: Final = BOTTOM0 + BOTTOM_CAP
 OBS_DTYPE: Final = np.int8
 
 
-def _type(c: Card) -> int:
-    if c.kind is Kind.MONSTER:
-        return c.value - 2
-    if c.kind is Kind.WEAPON:
-        return 13 + c.value - 2
-    return 22 + c.value - 2
-
-
-CARD_TYPE: Final[tuple[int, ...]] = tuple(_type(c) for c in FULL_DECK)
-"""The type (0..30) of each card id."""
+CARD_TYPE: Final[tuple[int, ...]] = tuple(t - 1 for t in TYPE_BY_ID)
+"""The type (0..30) of each card id: the engines' type of :mod:`scoundrel_core.encoding`
+less one (the observation has no slot for its "no card")."""
 
 WORST_SCORE: Final = MAX_HEALTH - sum(c.value for c in FULL_DECK if c.kind is Kind.MONSTER)
 """The lowest final score of any variant: -188.

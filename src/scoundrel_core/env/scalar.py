@@ -30,10 +30,11 @@ from ..cards import DECK_SIZE, parse_deck
 from ..deal import check_seed
 from ..errors import IllegalActionError, ScoundrelError
 from ..info import InfoState
+from ..jit import deal_into
 from ..rules import ROOM_SIZE, _apply_legal, _legal_ids
 from ..state import State, dealt_state
 from ..variants import Variant, get_variant
-from ._vector_kernel import MAX_LEGAL, deal_into
+from ._vector_kernel import MAX_LEGAL
 from .observation import OBS_HIGH, OBS_LOW, WORST_SCORE
 from .view import PlayerView
 

@@ -1,7 +1,7 @@
 """The exact search, compiled by numba. Private: use :func:`scoundrel_solver.solve`.
 
 Memoised depth-first branch and bound over the position rows of
-:mod:`._layout` (cards as the types of :mod:`._encoding`), a room at a time,
+:mod:`._layout` (cards as the types of :mod:`scoundrel_core.encoding`), a room at a time,
 with an explicit stack (numba's cache does not handle recursive functions).
 ``run_search(root, alpha)`` returns the value of the position when it is above
 ``alpha`` (exact), else a number ``<= alpha`` that the value cannot exceed
@@ -74,12 +74,12 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit, objmode
+from numba import objmode
 
-from .._encoding import (
+from scoundrel_core.encoding import (
     FLEE_ANY,
     FLEE_NEVER,
-    JIT_OPTIONS,
+    FLEE_NOT_TWICE,
     KIND_MONSTER,
     KIND_POTION,
     KIND_WEAPON,
@@ -88,12 +88,21 @@ from .._encoding import (
     ROOM_SIZE,
     TYPE_BITS,
     TYPE_MASK,
-    UNUSED_REACH,
+)
+from scoundrel_core.encoding import TYPE_KIND as KIND
+from scoundrel_core.encoding import TYPE_VALUE as VALUE
+from scoundrel_core.jit import (
+    card_effect,
+    death_score,
+    fight_damage,
     jit,
     jit_inline,
+    jit_kernel,
+    reach_after,
+    win_score,
 )
-from .._encoding import TYPE_KIND as KIND
-from .._encoding import TYPE_VALUE as VALUE
+from scoundrel_core.jit import may_flee as rules_may_flee
+
 from ._layout import (
     DUNGEON_WORDS,
     NP,
@@ -205,20 +214,10 @@ def _canonical_weapon(c):  # type: ignore[no-untyped-def]
 
 @jit_inline
 def _play_card(kind, v, with_weapon, hp, w, cap, pu, equal):  # type: ignore[no-untyped-def]
-    """(health, weapon, reach, potion drunk) after resolving one card."""
-    if kind == KIND_POTION:
-        if pu == 0:
-            hp = min(MAX_HEALTH, hp + v)
-        pu = 1
-    elif kind == KIND_WEAPON:
-        w = v
-        cap = UNUSED_REACH
-    elif with_weapon:
-        hp -= max(0, v - w)
-        cap = v if equal else v - 1
-    else:
-        hp -= v
-    return hp, w, cap, pu
+    """(health, weapon, reach, potion drunk) after resolving one card: the rules' card
+    effect, with the weapon's wear kept as its reach (``P_CAP``)."""
+    hp, w, pu = card_effect(kind, v, with_weapon, hp, w, pu)
+    return hp, w, reach_after(kind, v, with_weapon, cap, equal), pu
 
 
 @jit
@@ -247,10 +246,9 @@ def _resolve(row, c, slot, with_weapon, equal):  # type: ignore[no-untyped-def]
     res = row[P_RES] + 1
     nd = row[P_ND]
     if hp <= 0:
-        return True, hp - monsters_left(c[P_REM])
+        return True, death_score(hp, monsters_left(c[P_REM]))
     if nr == 0 and nd == 0:
-        bonus = v if (kind == KIND_POTION and hp == MAX_HEALTH) else 0
-        return True, hp + bonus
+        return True, win_score(hp, kind, v)
     if res == RESOLVED_PER_ROOM and nd > 0:
         k = min(RESOLVED_PER_ROOM, nd)
         for j in range(k):
@@ -304,13 +302,10 @@ def _gcd(a, b):  # type: ignore[no-untyped-def]
 
 @jit_inline
 def may_flee(row, flee_rule):  # type: ignore[no-untyped-def]
-    return (
-        flee_rule != FLEE_NEVER
-        and row[P_NR] == ROOM_SIZE
-        and row[P_RES] == 0
-        and row[P_ND] > 0
-        and row[P_FLED] == 0
-    )
+    # Under easy a room dealt by a flee may be fled again, but the search lists every
+    # run of flees in a row as one move (_add_flee_runs): after a run, no flee.
+    rule = FLEE_NEVER if flee_rule == FLEE_NEVER else FLEE_NOT_TWICE
+    return rules_may_flee(rule, row[P_NR], row[P_RES], row[P_ND], row[P_FLED])
 
 
 @jit
@@ -525,7 +520,7 @@ def room_children(row, kids, bound, move, terminal, d, flee_rule, equal, stack, 
                 # and weapon, and health min(20, h - d + p) >= min(20, h + p) - d.
                 if kind == KIND_WEAPON:
                     continue
-                damage = max(0, v - stack[level - 1, W_W]) if with_weapon else v
+                damage = fight_damage(v, stack[level - 1, W_W], with_weapon)
                 if stack[level - 1, W_HP] - damage > 0:
                     continue
         here = code | ((2 * t + with_weapon + 1) << (SUB_BITS * level))
@@ -536,10 +531,7 @@ def room_children(row, kids, bound, move, terminal, d, flee_rule, equal, stack, 
         res = stack[level, W_RES] + 1
         left = nr0 - level - 1  # cards still in the room
         if hp <= 0 or (left == 0 and nd == 0):
-            if hp <= 0:
-                value = hp - (all_monsters - killed)
-            else:
-                value = hp + (v if (kind == KIND_POTION and hp == MAX_HEALTH) else 0)
+            value = death_score(hp, all_monsters - killed) if hp <= 0 else win_score(hp, kind, v)
             if best_end < 0 or value > bound[d, best_end]:
                 if best_end < 0:
                     best_end = n
@@ -854,12 +846,11 @@ FR_CHILD = 8  # child being searched
 NFR = 9
 
 
-# The search runs without numba's reference counting (``_nrt=False``, a numba
-# option its type stubs leave out; the search allocates nothing) and the room
-# walk is inlined into it: every row view and every array handed to a compiled
-# call otherwise costs an atomic increment and decrement, about 12% of the time
-# even after the walk had been written over plain indexes.
-@njit(_nrt=False, **JIT_OPTIONS)  # type: ignore[call-overload]
+# The search runs without numba's reference counting (``jit_kernel``: the search
+# allocates nothing) and the room walk is inlined into it: every row view and every
+# array handed to a compiled call otherwise costs an atomic increment and decrement,
+# about 12% of the time even after the walk had been written over plain indexes.
+@jit_kernel
 def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_bounds, t_stamp,  # type: ignore[no-untyped-def]
                kids, bound, move, terminal, order, keys, frames, stack, pick):
     """Search from ``root``: its value if > alpha (exact), else an upper bound <= alpha.

@@ -1,6 +1,6 @@
 """The exact solver's compact position: one row of int64 fields (``P_*``).
 
-Cards are the types of :mod:`._encoding` (0 = no card). A position is one row
+Cards are the types of :mod:`scoundrel_core.encoding` (0 = no card). A position is one row
 of ``NP`` int64 fields. The dungeon is packed 12 types to a word,
 ``TYPE_BITS`` bits each, top card in the lowest bits of ``P_D0``; four words
 hold 48 cards. ``P_REM`` is the multiset of cards not yet resolved (dungeon and
@@ -22,8 +22,7 @@ from typing import Final
 import numpy as np
 
 import scoundrel_core as sc
-
-from .._encoding import NTYPES, card_type
+from scoundrel_core.encoding import NTYPES, card_type
 
 P_D0: Final = 0  # dungeon words P_D0..P_D0+3
 P_ND: Final = 4  # dungeon size

@@ -20,7 +20,9 @@ from typing import Final
 
 import numpy as np
 
-from .._encoding import MAX_HEALTH, jit
+from scoundrel_core.encoding import MAX_HEALTH
+from scoundrel_core.jit import jit
+
 from ._layout import REM_POTION0, REM_WEAPON0
 
 MONSTER_VALUES: Final = 13  # 2..14: bits 0..12 of a value mask

@@ -16,8 +16,15 @@ import numpy as np
 
 import scoundrel_core as sc
 from scoundrel_core import Card, State
+from scoundrel_core.encoding import (
+    FLEE_ANY,
+    FLEE_NEVER,
+    TYPE_BITS,
+    TYPE_BY_ID,
+    card_type,
+    flee_rule_code,
+)
 
-from .._encoding import FLEE_ANY, FLEE_NEVER, TYPE_BITS, TYPE_BY_ID, card_type, flee_rule_code
 from ..errors import SolverError
 from . import _kernel as k
 from ._layout import (

@@ -1,10 +1,10 @@
-"""The one integer encoding of the game shared by both numba kernels and their facades.
+"""The one integer encoding of the game, for the numba engines and their facades.
 
-Both searches (the exact solver in ``_kernel`` and the fair agent in
-``fair/_kernel``) see cards by *type*, not identity: the two monsters of a
-value (a club and a spade) behave identically, so they share a type. A type
-fits in ``TYPE_BITS`` bits; 0 means "no card" (an empty room slot or the
-padding of a packed dungeon)::
+The engines (the exact solver's and the fair agent's searches, the vector
+environment) see cards by *type*, not identity: the two monsters of a value
+(a club and a spade) behave identically, so they share a type. A type fits in
+``TYPE_BITS`` bits; 0 means "no card" (an empty room slot or the padding of a
+packed dungeon)::
 
     1..13   monster of value 2..14     (type = value - 1)
     14..22  weapon of value 2..10      (type = value + 12)
@@ -12,11 +12,17 @@ padding of a packed dungeon)::
 
 Types are ordered monster < weapon < potion, by value within a kind; the fair
 search enumerates draws in this order. ``TYPE_KIND`` and ``TYPE_VALUE`` read a
-type back; kinds are the numbers of :class:`scoundrel_core.Kind`.
+type back; kinds are the numbers of :class:`scoundrel_core.Kind`. The
+observation of :mod:`scoundrel_core.env` numbers the same types from 0
+(``type - 1``: it has no slot for "no card"). Flee rules are numbered by
+their place in ``FLEE_RULES``. The rules' numbers (``MAX_HEALTH``,
+``ROOM_SIZE``) are defined here once.
 
-The slow twins (``scoundrel_core.reference``, ``brute``, ``bound``,
-``fair.reference``) do not use this module on purpose: they state the rules
-again in plain Python, so a mistake here cannot hide in both.
+Plain Python and numpy: :mod:`scoundrel_core.jit` compiles what the engines
+call. The slow twins (``scoundrel_core.reference``, the exact solver's
+``brute`` and ``bound``, ``fair.reference``) do not use this module on
+purpose: they state the rules again in plain Python, so a mistake here cannot
+hide in both.
 
 >>> import scoundrel_core as sc
 >>> [card_type(sc.parse_card(t)) for t in ("2C", "AS", "2D", "10D", "2H", "10H")]
@@ -29,14 +35,14 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
-from numba import njit
 
-import scoundrel_core as sc
-from scoundrel_core import Card, Kind
+from .cards import FULL_DECK, Card, Kind
+
+if TYPE_CHECKING:
+    from .variants import Variant
 
 __all__ = [
     "FIRST_MONSTER",
@@ -45,7 +51,6 @@ __all__ = [
     "FLEE_ANY",
     "FLEE_NEVER",
     "FLEE_NOT_TWICE",
-    "JIT_OPTIONS",
     "KIND_MONSTER",
     "KIND_NONE",
     "KIND_POTION",
@@ -63,8 +68,6 @@ __all__ = [
     "UNUSED_REACH",
     "card_type",
     "flee_rule_code",
-    "jit",
-    "jit_inline",
     "monster_type",
     "potion_type",
     "type_kind",
@@ -72,29 +75,10 @@ __all__ = [
     "weapon_type",
 ]
 
-# -- the numba options every kernel function is compiled with ----------------------
-
-JIT_OPTIONS: Final[dict[str, Any]] = {"cache": True}
-"""``cache``: compiled code is kept next to the sources, so a new process starts in
-a fraction of a second. Numba's cache does not handle recursive functions, which is
-one reason both searches keep an explicit stack."""
-
-def jit(fn: Callable[..., Any]) -> Any:
-    """The decorator of every kernel function: numba's ``njit`` with ``JIT_OPTIONS``
-    (a numba dispatcher, typed ``Any`` as numba has no type hints)."""
-    return njit(**JIT_OPTIONS)(fn)
-
-
-def jit_inline(fn: Callable[..., Any]) -> Any:
-    """``jit`` for a step of a search loop: inlined into its caller by numba, so
-    splitting a loop into named steps costs no calls (measured: the fair search
-    ran at half speed with its steps as separate functions)."""
-    return njit(inline="always", **JIT_OPTIONS)(fn)
-
 # -- the rules' numbers ------------------------------------------------------------------
 
-MAX_HEALTH: Final = int(sc.MAX_HEALTH)  # 20
-ROOM_SIZE: Final = int(sc.ROOM_SIZE)  # 4
+MAX_HEALTH: Final = 20  # the one definition: scoundrel_core.MAX_HEALTH is this
+ROOM_SIZE: Final = 4
 RESOLVED_PER_ROOM: Final = ROOM_SIZE - 1  # cards resolved before the room is refilled
 UNUSED_REACH: Final = 14  # an unused weapon may fight every monster (an ace is 14)
 
@@ -133,7 +117,7 @@ def _type_of(c: Card) -> int:
     return potion_type(c.value)
 
 
-TYPE_BY_ID: Final = tuple(_type_of(c) for c in sc.FULL_DECK)
+TYPE_BY_ID: Final = tuple(_type_of(c) for c in FULL_DECK)
 """The type of each card, by card id."""
 
 
@@ -147,9 +131,9 @@ FIRST_WEAPON: Final = 14
 FIRST_POTION: Final = 23
 
 
-@jit_inline
 def type_kind(t: int) -> int:
-    """The kind of a card type (by arithmetic: in a hot loop, cheaper than ``TYPE_KIND``)."""
+    """The kind of a card type (by arithmetic: in a hot loop, cheaper than ``TYPE_KIND``;
+    :mod:`scoundrel_core.jit` compiles it for the engines)."""
     if t < FIRST_WEAPON:
         return KIND_MONSTER
     if t < FIRST_POTION:
@@ -157,7 +141,6 @@ def type_kind(t: int) -> int:
     return KIND_POTION
 
 
-@jit_inline
 def type_value(t: int) -> int:
     """The value of a card type (by arithmetic, like ``type_kind``)."""
     if t < FIRST_WEAPON:
@@ -170,7 +153,7 @@ def type_value(t: int) -> int:
 def _type_tables() -> tuple[np.ndarray, np.ndarray]:
     kind = np.full(NTYPES, KIND_NONE, np.int64)
     value = np.zeros(NTYPES, np.int64)
-    for c in sc.FULL_DECK:
+    for c in FULL_DECK:
         kind[card_type(c)] = int(c.kind)
         value[card_type(c)] = c.value
     return kind, value
@@ -180,6 +163,7 @@ TYPE_KIND, TYPE_VALUE = _type_tables()
 
 # -- flee rules ------------------------------------------------------------------------------
 
+# The places of the variants in FLEE_RULES (the observation's flee-rule slot; tested).
 FLEE_NOT_TWICE: Final = 0  # classic: a room dealt by a flee may not be fled
 FLEE_ANY: Final = 1  # easy: any full room, also several times in a row
 FLEE_NEVER: Final = 2  # hard
@@ -187,6 +171,6 @@ FLEE_NEVER: Final = 2  # hard
 _FLEE_RULE_CODE: Final = {"classic": FLEE_NOT_TWICE, "easy": FLEE_ANY, "hard": FLEE_NEVER}
 
 
-def flee_rule_code(variant: sc.Variant) -> int:
-    """The kernels' number for a variant's flee rule."""
+def flee_rule_code(variant: Variant) -> int:
+    """The engines' number for a variant's flee rule."""
     return _FLEE_RULE_CODE[variant.name]
