@@ -16,12 +16,13 @@ from numbers import Integral
 from typing import Final
 
 from .cards import Card, card, parse_card
-from .errors import CardError, IllegalActionError
+from .errors import CardError, IllegalActionError, excerpt
 
 __all__ = ["FLEE", "NUM_ACTIONS", "Action", "as_action", "fight", "parse_action_text", "resolve"]
 
 FLEE_ID: Final = 88
 NUM_ACTIONS: Final = 89
+"""Size of the action space: two actions per card id (resolve, fight with the weapon) and flee."""
 
 
 class Action(int):
@@ -65,6 +66,7 @@ class Action(int):
 
 
 FLEE: Final = Action(FLEE_ID)
+"""The flee action (number 88)."""
 
 ACTIONS: Final[tuple[Action, ...]] = tuple(Action(i) for i in range(NUM_ACTIONS))
 """Every action, indexed by its integer (shared instances, no allocation per move)."""
@@ -87,7 +89,7 @@ def parse_action_text(text: str) -> Action:
     if isinstance(text, Action):
         return text
     if not isinstance(text, str):
-        raise IllegalActionError(f"action {text!r} is not text")
+        raise IllegalActionError(f"action {excerpt(text)} is not text")
     t = text.strip()
     if t.lower() == "flee":
         return FLEE
@@ -95,21 +97,21 @@ def parse_action_text(text: str) -> Action:
     try:
         c = parse_card(card_text)
     except CardError as err:
-        raise IllegalActionError(f"bad action {text!r}: {err}") from None
+        raise IllegalActionError(f"bad action {excerpt(text)}: {err}") from None
     style = style.strip().lower()
     if not slash:
         if c.is_monster:
             raise IllegalActionError(
-                f"bad action {text!r}: say how to fight a monster, '{c}/w' or '{c}/f'"
+                f"bad action {excerpt(text)}: say how to fight a monster, '{c}/w' or '{c}/f'"
             )
         return resolve(c)
     if not c.is_monster:
-        raise IllegalActionError(f"bad action {text!r}: only monsters take /w or /f")
+        raise IllegalActionError(f"bad action {excerpt(text)}: only monsters take /w or /f")
     if style == "w":
         return fight(c)
     if style == "f":
         return resolve(c)
-    raise IllegalActionError(f"bad action {text!r}: use /w (weapon) or /f (barehanded)")
+    raise IllegalActionError(f"bad action {excerpt(text)}: use /w (weapon) or /f (barehanded)")
 
 
 def as_action(action: Action | int | str) -> Action:

@@ -35,12 +35,14 @@ from ..rules import ROOM_SIZE, _apply_legal, _legal_ids
 from ..state import State, dealt_state
 from ..variants import Variant, get_variant
 from ._vector_kernel import MAX_LEGAL
+from .action_input import action_index
 from .observation import OBS_HIGH, OBS_LOW, WORST_SCORE
 from .view import PlayerView
 
 __all__ = ["ILLEGAL_ACTION_MODES", "ScoundrelEnv", "check_options", "room_text"]
 
 ILLEGAL_ACTION_MODES: Final = ("loss", "raise")
+"""What an illegal action may do: end the game as a loss (default) or raise."""
 
 ObsArray = npt.NDArray[np.int8]
 
@@ -158,11 +160,14 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
     def step(self, action: int | np.integer[Any]) -> tuple[
         ObsArray, float, bool, bool, dict[str, Any]
     ]:
+        """Play one action: observation, reward (the score on the last step), terminated,
+        truncated, info.
+        """
         if self._state is None:
             raise ScoundrelError("step() before reset(): call reset() first")
         if self._ended:
             raise ScoundrelError("step() after the episode ended: call reset() first")
-        a = int(action)
+        a = action_index(action)
         if a not in self._legal:
             return self._illegal(a)
         # The legal actions are the rules' own, so the rules' check is skipped.
@@ -201,6 +206,7 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
         return mask_of(self._legal)
 
     def render(self) -> str | None:
+        """The position as text in ``render_mode="ansi"``, else None."""
         if self.render_mode != "ansi" or self._state is None:
             return None
         return room_text(self.info_state)

@@ -2,7 +2,7 @@
 
     scoundrel-census run --seeds 0:100000 --variant hard --weapon-rule strict
     scoundrel-census summary [--json]
-    scoundrel-census export --out census.parquet      # or .csv
+    scoundrel-census export --out census.parquet [--seeds A:B]      # or .csv
     scoundrel-census import results.jsonl [...]        # files of scoundrel-solve --out
     scoundrel-census import data/census.parquet        # or an export: rebuilds a store
 
@@ -70,6 +70,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Write every stored result, one row per deal, to a Parquet or CSV "
         "file (the format follows the file's extension).")
     export.add_argument("--out", required=True, metavar="FILE", help="FILE.parquet or FILE.csv")
+    export.add_argument("--seeds", metavar="A:B", default=None,
+                        help="only the seeds A..B-1 of each variant (default: all)")
 
     imp = sub.add_parser(
         "import", parents=[db],
@@ -97,7 +99,8 @@ def _quiet_dask() -> Iterator[None]:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..census.engine import DEFAULT_CHUNK, CensusRun
+    from ..census.engine import DEFAULT_CHUNK, MAX_CHUNK, CensusRun
+    from ..census.errors import require
 
     variant = sc.get_variant(args.variant, args.weapon_rule)
     seeds = parse_seed_range(args.seeds)
@@ -109,8 +112,9 @@ def _run(args: argparse.Namespace) -> int:
         raise CensusError("--workers sizes a local cluster; with --scheduler the cluster "
                           "has its own workers")
     chunk = args.chunk_size if args.chunk_size is not None else DEFAULT_CHUNK
-    if chunk < 1:
-        raise CensusError(f"--chunk-size {chunk} must be positive")
+    if not 1 <= chunk <= MAX_CHUNK:
+        raise CensusError(f"--chunk-size {chunk} must be 1..{MAX_CHUNK:,}")
+    require("distributed")  # before the store is made: a missing extra leaves no empty store
     with Store(args.db) as store:
         census = CensusRun(store, seeds, variant.name, variant.weapon_rule,
                            max_seconds=args.max_seconds, workers=args.workers,
@@ -120,10 +124,9 @@ def _run(args: argparse.Namespace) -> int:
         try:
             with _quiet_dask():
                 census.execute()
-        except KeyboardInterrupt:
-            print(f"{PROG}: interrupted; {census.saved} results saved to {args.db} "
-                  "(the same command resumes)", file=sys.stderr)
-            return 130
+        except KeyboardInterrupt:  # Ctrl-C, SIGTERM or SIGHUP: run_command says which
+            raise Interrupted(f"{census.saved} results saved to {args.db} "
+                              "(the same command resumes)") from None
         seconds = time.perf_counter() - t0
         proven = store.settled_count(variant.name, variant.weapon_rule, seeds, None)
         stored = store.count(variant.name, variant.weapon_rule, seeds)
@@ -136,7 +139,7 @@ def _run(args: argparse.Namespace) -> int:
 def _summary(args: argparse.Namespace) -> int:
     from ..census.summary import format_table, summarize
 
-    with Store(args.db, create=False) as store:
+    with Store(args.db, readonly=True) as store:  # a read-only store reads too
         summaries = summarize(store)
     if args.json:
         print(json.dumps([s.to_json() for s in summaries]))
@@ -150,9 +153,11 @@ def _summary(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     from ..census.export import export
+    from ..provenance import provenance
 
-    with Store(args.db, create=False) as store:
-        n = export(store, args.out)
+    seeds = None if args.seeds is None else parse_seed_range(args.seeds)
+    with Store(args.db, readonly=True) as store:
+        n = export(store, args.out, seeds=seeds, provenance=provenance([PROG, *args.argv]))
     print(f"{n} rows written to {args.out}")
     return 0
 
@@ -173,6 +178,7 @@ def _import(args: argparse.Namespace) -> int:
 
 def _body(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # the command, for provenance
     command = {"run": _run, "summary": _summary, "export": _export, "import": _import}
     try:
         return command[args.command](args)
@@ -188,6 +194,8 @@ def _body(argv: Sequence[str] | None) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """``scoundrel-census``: returns the exit code (0; 1 a failing cluster; 2 bad input; 130
+    Ctrl-C)."""
     return run_command(PROG, lambda: _body(argv))
 
 
