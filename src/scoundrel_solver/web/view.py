@@ -78,7 +78,7 @@ def board(game: Game, path: str) -> dict[str, Any]:
     flee = next((row for row, a in zip(actions, legal, strict=True) if a.is_flee), None)
     kinds = Counter(KIND_NAME[c.kind] for c in info.unseen)
     weapon = s.weapon
-    stack = game.stacks[-1] if len(game.stacks) == len(game.states) else ()
+    stack = game.stack
     return {
         "health": s.health, "max_health": sc.MAX_HEALTH,
         "health_pct": max(0, min(100, round(100 * s.health / sc.MAX_HEALTH))),
