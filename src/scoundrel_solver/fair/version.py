@@ -24,12 +24,15 @@ from ..revision import solver_version
 __all__ = ["agent_source_files", "agent_version"]
 
 _HERE = Path(__file__).resolve().parent
+# the card encoding and the shared rule steps the kernel compiles in (scoundrel_core)
+_CORE = _HERE.parents[1] / "scoundrel_core"
+_CORE_FILES = ("encoding.py", "jit.py", "steps.py")
 
 
 def agent_source_files() -> tuple[Path, ...]:
     """The files the agent's behaviour is read from, sorted."""
     own = [p for p in _HERE.iterdir() if p.suffix in (".py", ".json")]
-    return tuple(sorted([*own, _HERE.parent / "_encoding.py"]))
+    return tuple(sorted([*own, *(_CORE / name for name in _CORE_FILES)]))
 
 
 @lru_cache(maxsize=1)
