@@ -57,7 +57,8 @@ def action_label(a: Action, before: State) -> str:
     if c.is_weapon:
         return "equip"
     cost = before.health - after.health
-    return f"{'with weapon' if a.with_weapon else 'barehanded'}: -{cost}"
+    how = "with weapon" if a.with_weapon else "barehanded"
+    return f"{how}: -{cost}" if cost else f"{how}: no damage"
 
 
 def board(game: Game, path: str) -> dict[str, Any]:
