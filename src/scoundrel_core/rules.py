@@ -64,6 +64,7 @@ __all__ = [
 ]
 
 ROOM_SIZE = 4
+"""Cards in a full room."""
 
 
 def new_game(

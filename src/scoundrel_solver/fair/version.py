@@ -2,12 +2,15 @@
 
 Games played by two revisions of the agent must never be mixed up in one
 table. The hash covers every file of this package (the search kernel, the
-agent, its leaf and the shipped win model), the card encoding the kernel
-reads, and the exact solver's own version (the agent asks the exact solver
-when nothing is unseen), so any change to what the agent does changes it.
+agent, its leaf and the shipped win model), the card encoding and the shared
+rule steps the kernel is built from, and the exact solver's own version (the
+agent asks the exact solver when nothing is unseen), so any change to what
+the agent does changes it.
 
 >>> v = agent_version()
 >>> v.startswith(__version__ + "+fair.") and len(v.split(".")[-1]) == 12
+True
+>>> all(p.is_file() for p in agent_source_files())
 True
 """
 
@@ -24,15 +27,18 @@ from ..revision import solver_version
 __all__ = ["agent_source_files", "agent_version"]
 
 _HERE = Path(__file__).resolve().parent
-# the card encoding and the shared rule steps the kernel compiles in (scoundrel_core)
-_CORE = _HERE.parents[1] / "scoundrel_core"
-_CORE_FILES = ("encoding.py", "jit.py", "steps.py")
+
+
+_SHARED = ("encoding.py", "jit.py")
+"""The modules of ``scoundrel_core`` the fair kernel is built from (card types, the
+shared rule steps)."""
 
 
 def agent_source_files() -> tuple[Path, ...]:
     """The files the agent's behaviour is read from, sorted."""
     own = [p for p in _HERE.iterdir() if p.suffix in (".py", ".json")]
-    return tuple(sorted([*own, *(_CORE / name for name in _CORE_FILES)]))
+    core = _HERE.parents[1] / "scoundrel_core"
+    return tuple(sorted([*own, *(core / name for name in _SHARED)]))
 
 
 @lru_cache(maxsize=1)

@@ -17,6 +17,9 @@ __all__ = ["HintRow", "best_row", "hint_rows"]
 
 
 class HintRow(TypedDict):
+    """One legal action in a hint: its chance of winning, expected score and whether they are
+    exact.
+    """
     action: str
     win_chance: float
     """0..1, under the agent's own play from here on."""
