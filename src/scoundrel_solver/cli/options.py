@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import NoReturn
 
 import scoundrel_core as sc
-from scoundrel_core._version import __version__
+from scoundrel_core import __version__
 
 from ..seeds import SeedRange, parse_seed_range
 
