@@ -11,8 +11,18 @@ already in the cache for the same variant and weapon rule are skipped. With
 seed, variant, weapon_rule, score, won, rooms (rooms entered, the last being
 where a lost game ended), decisions, exact_decisions, exact (per decision,
 whether the agent's values were exact), decision_room (the room of each
-decision), seconds (wall time of the game, one core) and cpu_seconds (its CPU
-time: the figure to quote on a shared machine).
+decision), seconds (wall time of the game, one core), cpu_seconds (its CPU
+time: the figure to quote on a shared machine), agent_version (the agent
+revision that played it: ``fair.version.agent_version()``), and from the
+census (``--census``, default data/census.parquet) winnable (the exact solver
+proved the deal winnable; missing where the census has no answer) and
+winnable_loss (winnable, but the agent lost).
+
+One agent revision per variant: a variant and weapon rule with games in the
+cache takes exactly those games (a run of a new revision uses a new cache);
+the other variants keep the rows the Parquet file already had (rows written
+before agent_version existed say ``LEGACY_VERSION``). Resume a stopped run
+with the same command; rebuild the Parquet file with ``--parquet`` alone.
 """
 
 from __future__ import annotations
@@ -27,6 +37,7 @@ from typing import Any
 import scoundrel_core as sc
 from scoundrel_solver.fair.agent import FairAgent
 from scoundrel_solver.fair.api import play_fair
+from scoundrel_solver.fair.version import agent_version
 from scoundrel_solver.jsonl import drop_cut_line, read_json_lines
 from scoundrel_solver.seeds import parse_seed_range
 
@@ -70,6 +81,7 @@ def play(seed: int, variant: str, weapon_rule: str, agent: FairAgent) -> dict[st
         "decision_room": rooms,
         "seconds": round(seconds, 4),
         "cpu_seconds": round(cpu, 4),
+        "agent_version": agent_version(),
     }
 
 
@@ -80,12 +92,43 @@ def done_seeds(cache: Path, variant: str, weapon_rule: str) -> set[int]:
     }
 
 
-def to_parquet(cache: Path, out: Path) -> int:
+LEGACY_VERSION = "0.1.0 (agent of commit 7f5ee54 or earlier; no agent_version recorded)"
+KEY = ["variant", "weapon_rule", "seed"]
+
+
+def to_parquet(cache: Path, out: Path, census: Path | None = None) -> int:
+    """Write the cache's games (and the variants of ``out`` the cache has none of),
+    with the census's winnable column joined on; returns the number of rows."""
     import pandas as pd
 
     df = pd.DataFrame(games_in(cache))
-    df = df.drop_duplicates(["variant", "weapon_rule", "seed"], keep="last")
-    df = df.sort_values(["variant", "weapon_rule", "seed"]).reset_index(drop=True)
+    if len(df):
+        df = df.drop_duplicates(KEY, keep="last")
+        versions = df.groupby(["variant", "weapon_rule"]).agent_version.nunique()
+        mixed = versions[versions > 1]
+        if len(mixed):
+            raise SystemExit(f"{cache} holds games of several agent revisions for "
+                             f"{', '.join('/'.join(i) for i in mixed.index)}: use one cache "
+                             "per revision")
+    if out.exists():
+        old = pd.read_parquet(out)
+        if "agent_version" not in old:
+            old["agent_version"] = LEGACY_VERSION
+        if len(df):
+            have = set(zip(df.variant, df.weapon_rule, strict=True))
+            keep = [(v, r) not in have for v, r in zip(old.variant, old.weapon_rule, strict=True)]
+            old = old[keep]
+        df = pd.concat([old, df], ignore_index=True)
+    df = df.drop(columns=["winnable", "winnable_loss"], errors="ignore")
+    if census is not None and census.exists():
+        c = pd.read_parquet(census, columns=[*KEY, "winnable", "proven"])
+        c = c[c.proven | c.winnable]  # a winnable answer needs no proof of the best score
+        df["seed"] = df["seed"].astype("uint64")
+        c["seed"] = c["seed"].astype("uint64")
+        df = df.merge(c[[*KEY, "winnable"]], on=KEY, how="left")
+        df["winnable"] = df["winnable"].astype("boolean")
+        df["winnable_loss"] = df["winnable"] & ~df["won"].astype("boolean")
+    df = df.sort_values(KEY).reset_index(drop=True)
     df["seed"] = df["seed"].astype("uint64")
     df.to_parquet(out, index=False)
     return len(df)
@@ -98,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seeds", help="A:B or N; omit to only gather with --parquet")
     p.add_argument("--cache", type=Path, default=Path("fair-games.jsonl"))
     p.add_argument("--parquet", type=Path, help="write every cached game here")
+    p.add_argument("--census", type=Path, default=Path("data/census.parquet"),
+                   help="where the winnable column comes from")
     args = p.parse_args(argv)
     if args.seeds:
         seeds = parse_seed_range(args.seeds)
@@ -111,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
                 f.write(json.dumps(play(seed, args.variant, args.weapon_rule, agent)) + "\n")
                 f.flush()
     if args.parquet:
-        n = to_parquet(args.cache, args.parquet)
+        n = to_parquet(args.cache, args.parquet, args.census)
         print(f"{n} games -> {args.parquet}", file=sys.stderr)
     return 0
 

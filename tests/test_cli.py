@@ -138,8 +138,13 @@ def test_state_is_solved_in_the_variant_it_names(
 def test_advise_uses_the_variant_it_names(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--advise", HARD_TEXT, "--json", "--variant", "hard")
     assert code == 0
-    actions = [a["action"] for a in json.loads(out)]
+    rows = json.loads(out)
+    actions = [a["action"] for a in rows]
     assert "flee" not in actions  # hard: no fleeing
+    for a in rows:
+        assert set(a) == {"action", "value", "win_chance", "expected_score", "exact"}
+        assert 0.0 <= a["win_chance"] <= 1.0
+        assert abs(a["value"] - a["expected_score"] - 100 * a["win_chance"]) < 1e-9
     assert actions == [str(a) for a in sc.legal_actions(sc.parse_state(HARD_TEXT))]
 
 

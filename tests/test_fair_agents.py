@@ -11,9 +11,16 @@ from hypothesis import strategies as st
 import scoundrel_core as sc
 from scoundrel_core import FULL_DECK, State
 from scoundrel_core.info import InfoState, observe
-from scoundrel_solver.fair import FairAgent, GreedyAgent, RandomAgent, advise, play_fair
+from scoundrel_solver.fair import (
+    FairAgent,
+    GreedyAgent,
+    RandomAgent,
+    advise,
+    advise_values,
+    play_fair,
+)
 from scoundrel_solver.fair.leaf import DEFAULT_WEIGHTS
-from scoundrel_solver.fair.reference import brute_values
+from scoundrel_solver.fair.reference import brute_outcomes, brute_values
 
 
 def _with_dungeon(s: State, dungeon: list[sc.Card]) -> State:
@@ -74,6 +81,11 @@ def test_advise_reports_each_action() -> None:
     bonus = int(DEFAULT_WEIGHTS["win_bonus"])  # values: expected score + bonus per win
     for (_, v, _), (_, b) in zip(adv, brute_values(s, win_bonus=bonus), strict=True):
         assert abs(v - float(b)) < 1e-9
+    rich = advise_values(s.to_text())
+    assert [(str(r.action), r.value, r.exact) for r in rich] == adv
+    for r, (_, b, p) in zip(rich, brute_outcomes(s, win_bonus=bonus), strict=True):
+        assert abs(r.win_chance - float(p)) < 1e-9
+        assert abs(r.expected_score - float(b - bonus * p)) < 1e-9
 
 
 @pytest.mark.parametrize("variant", ["classic", "easy", "hard"])

@@ -52,3 +52,41 @@ def test_rows_match_play_fair_and_resume(tmp_path: Path) -> None:
 
     df = pd.read_parquet(out)
     assert list(df.seed) == [0, 1, 2] and list(df.score) == [r["score"] for r in rows]
+    from scoundrel_solver.fair.version import agent_version
+
+    assert set(df.agent_version) == {agent_version()} == {r["agent_version"] for r in rows}
+
+
+def test_parquet_keeps_one_revision_per_variant_and_the_winnable_losses(tmp_path: Path) -> None:
+    import pandas as pd
+
+    fg = _script()
+    census = tmp_path / "census.parquet"
+    pd.DataFrame({"variant": ["hard"] * 3, "weapon_rule": ["strict"] * 3,
+                  "seed": pd.array([0, 1, 2], "uint64"), "winnable": [True, False, True],
+                  "proven": [True, True, False]}).to_parquet(census)
+    out = tmp_path / "games.parquet"
+    # rows of an earlier revision, without agent_version: easy kept, hard replaced
+    old = pd.DataFrame({"seed": pd.array([0, 5], "uint64"), "variant": ["easy", "hard"],
+                        "weapon_rule": ["strict", "strict"], "score": [3, -4],
+                        "won": [True, False]})
+    old.to_parquet(out)
+    cache = tmp_path / "games.jsonl"
+    rows = [{"seed": s, "variant": "hard", "weapon_rule": "strict", "score": sc_,
+             "won": sc_ > 0, "agent_version": "new"} for s, sc_ in ((0, -3), (1, -9), (2, 5))]
+    cache.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert fg.main(["--cache", str(cache), "--parquet", str(out), "--census", str(census)]) == 0
+    df = pd.read_parquet(out)
+    assert list(zip(df.variant, df.seed, df.agent_version, strict=True)) == [
+        ("easy", 0, fg.LEGACY_VERSION), ("hard", 0, "new"), ("hard", 1, "new"),
+        ("hard", 2, "new")]
+    hard = df[df.variant == "hard"]
+    # seed 0: winnable and lost; seed 1: not winnable; seed 2: winnable (proof of the
+    # best score not needed) and won
+    assert list(hard.winnable) == [True, False, True]
+    assert list(hard.winnable_loss) == [True, False, False]
+    # two revisions in one cache for one variant are refused
+    with cache.open("a") as f:
+        f.write(json.dumps({**rows[0], "seed": 3, "agent_version": "other"}) + "\n")
+    with pytest.raises(SystemExit, match="several agent revisions"):
+        fg.main(["--cache", str(cache), "--parquet", str(out), "--census", str(census)])

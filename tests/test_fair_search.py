@@ -13,8 +13,14 @@ from scoundrel_core import FULL_DECK, State
 from scoundrel_core.info import InfoState, observe
 from scoundrel_solver.fair import _kernel as K
 from scoundrel_solver.fair.agent import FairAgent, card_type
-from scoundrel_solver.fair.leaf import DEFAULT_WEIGHTS, FEATURES, leaf_value, weights_array
-from scoundrel_solver.fair.reference import brute_value, brute_values, twin_values
+from scoundrel_solver.fair.leaf import (
+    DEFAULT_WEIGHTS,
+    FEATURES,
+    leaf_estimate,
+    leaf_value,
+    weights_array,
+)
+from scoundrel_solver.fair.reference import brute_outcomes, brute_value, twin_values
 
 PAR = weights_array()
 
@@ -61,9 +67,12 @@ def test_kernel_matches_ordered_twin(
     agent = FairAgent(weights={"win_bonus": bonus}, win_model=_model(seed))
     vals, _ = agent.search(info, depth)
     twin = twin_values(info, depth, agent.par_for(str(info.variant)))
-    assert [v.action for v in vals] == [a for a, _, _ in twin]
-    for v, (_, tv, te) in zip(vals, twin, strict=True):
+    assert [v.action for v in vals] == [a for a, _, _, _ in twin]
+    for v, (_, tv, tw, te) in zip(vals, twin, strict=True):
         assert abs(v.value - tv) < 1e-7, (info.to_text(), v, tv)
+        if bonus:  # without the bonus, equal values may hide different win chances
+            assert abs(v.win_chance - tw) < 1e-7, (info.to_text(), v, tw)
+        assert abs(v.value - (v.expected_score + bonus * v.win_chance)) < 1e-7
         assert v.exact == te
 
 
@@ -91,10 +100,12 @@ def test_leaf_kernel_matches_python(seed: int, n_bottom: int) -> None:
     word = 0
     for i, c in enumerate(room):
         word |= card_type(c) << (5 * i)
-    got = K.leaf(cnt, bot, bpos, word, len(room), h, w, lk, equal, par)
+    got, got_win = K.leaf(cnt, bot, bpos, word, len(room), h, w, lk, equal, par)
     reach = 0 if not w else (14 if not lk else (lk if equal else lk - 1))
-    want = leaf_value(cards, h, w, reach, par)
+    want, want_win = leaf_estimate(cards, h, w, reach, par)
     assert abs(got - want) < 1e-9
+    assert abs(got_win - want_win) < 1e-12
+    assert abs(leaf_value(cards, h, w, reach, par) - want) < 1e-12
 
 
 @given(
@@ -112,10 +123,13 @@ def test_exact_values_match_brute_force(seed: int, n_cards: int, variant: str, b
     agent = FairAgent(node_budget=10**9, weights={"win_bonus": bonus})
     vals = agent.evaluate(InfoState.initial(s))
     assert all(v.exact for v in vals)
-    brute = brute_values(s, win_bonus=bonus)
-    assert [v.action for v in vals] == [a for a, _ in brute]
-    for v, (_, b) in zip(vals, brute, strict=True):
+    brute = brute_outcomes(s, win_bonus=bonus)
+    assert [v.action for v in vals] == [a for a, _, _ in brute]
+    for v, (_, b, p) in zip(vals, brute, strict=True):
         assert abs(v.value - float(b)) < 1e-7
+        if bonus:  # without the bonus, equal scores may come with different win chances
+            assert abs(v.win_chance - float(p)) < 1e-7
+            assert abs(v.expected_score - float(b - bonus * p)) < 1e-7
 
 
 def test_exact_value_after_a_flee_with_known_bottom() -> None:

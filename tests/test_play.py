@@ -186,9 +186,14 @@ def test_review_values_and_ranks_the_players_mistakes() -> None:
     for d in rev.decisions:
         while replay.steps < d.step - 1:
             replay.play(sc.parse_action_text(rec.line[replay.steps]))
-        vals = {v.action: v.value for v in agent.evaluate(replay.info)}
+        rows = {v.action: v for v in agent.evaluate(replay.info)}
+        vals = {a: v.value for a, v in rows.items()}
         assert d.before == replay.state
         assert d.cost == pytest.approx(max(vals.values()) - vals[d.played])
+        assert (d.played_win, d.played_score) == (rows[d.played].win_chance,
+                                                  rows[d.played].expected_score)
+        assert (d.choice_win, d.choice_score) == (rows[d.choice].win_chance,
+                                                  rows[d.choice].expected_score)
         checked += 1
     assert checked == len(rev.decisions) > 0
     top = rev.costliest
@@ -197,7 +202,10 @@ def test_review_values_and_ranks_the_players_mistakes() -> None:
     assert top[0].cost == max(d.cost for d in rev.decisions)
     text = "\n".join(render_review(rev, Palette()))
     assert f"Your score:          {game.state.score}" in text
-    assert f"played {top[0].played!s:<6} agent {top[0].choice!s:<6}" in text
+    assert (f"played {top[0].played!s:<6} win {100 * top[0].played_win:5.1f}%  "
+            f"expected score {top[0].played_score:6.1f}") in text
+    assert (f"agent  {top[0].choice!s:<6} win {100 * top[0].choice_win:5.1f}%  "
+            f"expected score {top[0].choice_score:6.1f}   cost {top[0].cost:6.2f}") in text
 
 
 # -- rendering ------------------------------------------------------------------------------
@@ -228,5 +236,9 @@ def test_colour_only_when_asked() -> None:
     coloured = "\n".join(render_position(game, Palette(colour=True)))
     assert "\x1b[1;31mKS\x1b[0m" in coloured  # a monster of seed 0's first room
     hint = render_hint(game, vals, Palette())
-    assert len(hint) == 1 + len(game.legal())
-    assert all(line.rstrip().endswith(("exact", "estimated")) for line in hint[1:])
+    assert len(hint) == 2 + len(game.legal())
+    assert "win chance" in hint[1] and "expected score" in hint[1]
+    assert all(line.rstrip().endswith(("exact", "estimated")) for line in hint[2:])
+    for v, line in zip(sorted(vals, key=lambda v: (-v.value, int(v.action))), hint[2:],
+                       strict=True):
+        assert f"{100 * v.win_chance:.1f}%" in line and f"{v.expected_score:.1f}" in line

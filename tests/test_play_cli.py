@@ -98,10 +98,11 @@ def test_mistakes_hint_undo_save_and_review(
     assert "! bad action 'KS/x'" in out
     hint = out.split("> hint\n")[1].split("\n> ")[0].splitlines()
     assert hint[0] == (
-        "Fair agent (sees only what you see), value = expected final score"
-        " + 100 x chance of winning:"
+        "Fair agent (sees only what you see), best first"
+        " (it maximises expected score + 100 x win chance):"
     )
-    assert len(hint) == 1 + len(sc.legal_actions(start))
+    assert hint[1].split() == ["action", "win", "chance", "expected", "score"]
+    assert len(hint) == 2 + len(sc.legal_actions(start))
     assert "> undo 2\nTook back 2 actions.\nRoom 1 (step 2)" in out
     assert "! cannot undo 9 steps: only 1 played so far" in out
     assert f"Saved the game so far (1 action) to {save}." in out
@@ -281,8 +282,8 @@ def test_a_real_terminal_session_through_tmux(tmp_path: Path) -> None:
         coloured = tmux.screen("colour", escapes=True)
         assert "\x1b[" in coloured and "KS" in coloured  # the monsters of seed 42 in colour
         tmux("send-keys", "-t", "colour", "hint", "Enter")
-        shown = tmux.wait("colour", lambda t: "expected final score" in t and prompt_ready(t))
-        assert "exact" in shown.split("expected final score")[1]
+        shown = tmux.wait("colour", lambda t: "expected score" in t and prompt_ready(t))
+        assert "win chance" in shown and "exact" in shown.split("expected score")[-1]
         tmux("send-keys", "-t", "colour", "quit", "Enter")
         end = tmux.wait("colour", lambda t: "EXIT=" in t)
         assert f"Quit: stopped after 0 actions; record written to {rec}." in end

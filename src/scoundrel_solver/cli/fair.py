@@ -13,7 +13,7 @@ import argparse
 from scoundrel_core.info import parse_info_text
 
 from ..exact.solve import solve
-from ..fair.api import advise, play_fair
+from ..fair.api import advise_values, play_fair
 from .options import check_agrees, deal_from, refuse, table_mib_from
 from .render import print_advice, print_fair
 
@@ -29,7 +29,7 @@ def run_fair(args: argparse.Namespace) -> int:
         refuse(args, ["max_nodes", "max_seconds", "table_mib"],
                "to --advise (it searches without the exact solver)")
         check_agrees(args, parse_info_text(args.advise).variant, "the --advise position")
-        print_advice(advise(args.advise), args.json)
+        print_advice(advise_values(args.advise), args.json)
         return 0
     deal = deal_from(args)
     table_mib = table_mib_from(args)

@@ -16,6 +16,7 @@ from tqdm import tqdm
 import scoundrel_core as sc
 
 from ..exact.result import SolveResult
+from ..fair.agent import ActionValue
 from ..fair.api import FairGame
 from ..play.explain import describe_line
 from ..summary import Summary
@@ -83,14 +84,20 @@ def print_fair(start: sc.State, seed: int | None, game: FairGame, best: SolveRes
         print(line)
 
 
-def print_advice(values: Sequence[tuple[str, float, bool]], as_json: bool) -> None:
-    """Each legal action's value (expected score + win bonus x chance of winning), best
-    first (JSON: in legal-action order)."""
+def print_advice(values: Sequence[ActionValue], as_json: bool) -> None:
+    """Each legal action's chance of winning and expected final score, and the value the
+    agent ranks by (expected score + win bonus x chance of winning), best first (JSON:
+    in legal-action order, one object per action)."""
     if as_json:
-        print(json.dumps([{"action": a, "value": v, "exact": e} for a, v, e in values]))
+        print(json.dumps([{"action": str(v.action), "value": v.value,
+                           "win_chance": v.win_chance, "expected_score": v.expected_score,
+                           "exact": v.exact} for v in values]))
         return
-    for a, v, e in sorted(values, key=lambda x: -x[1]):
-        print(f"{a:<6} {v:8.3f}  {'exact' if e else 'depth-limited estimate'}")
+    print("action  win chance  expected score     value")
+    for v in sorted(values, key=lambda x: -x.value):
+        how = "exact" if v.exact else "depth-limited estimate"
+        print(f"{v.action!s:<6} {100 * v.win_chance:10.1f}%  {v.expected_score:14.2f}  "
+              f"{v.value:8.2f}  {how}")
 
 
 def batch_summary(s: Summary) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .agent import ActionValue, FairAgent
-    from .api import FairGame, advise, play_fair
+    from .api import FairGame, advise, advise_values, play_fair
     from .baselines import GreedyAgent, RandomAgent
 
 __all__ = [
@@ -39,6 +39,7 @@ __all__ = [
     "GreedyAgent",
     "RandomAgent",
     "advise",
+    "advise_values",
     "play_fair",
 ]
 
@@ -47,6 +48,7 @@ __all__ = [
 # search kernels (the fair one behind .agent, the exact one behind .api's .pimc).
 _HOME = {
     "ActionValue": "agent", "FairAgent": "agent", "FairGame": "api", "advise": "api",
+    "advise_values": "api",
     "play_fair": "api", "GreedyAgent": "baselines", "RandomAgent": "baselines",
 }
 

@@ -53,9 +53,14 @@ value goes back to its parent::
            +--> DRAW_ALL (fewer unseen than needed) --> child: the one decision
                     (every unseen card, then the top of the bottom); memo, pop it
 
-Values are expected final scores. Chance nodes are memoised on everything
-their value depends on (``_memo_key``); an entry also says whether its subtree
-used a leaf evaluation (``_memo_pack``).
+Values are utilities (the final score, plus ``par[LEAF_WIN_BONUS]`` for a won
+game), and beside each value the search carries its chance of winning: a game
+over is won or not, the leaf gives its win model's estimate, a chance node
+averages both with the same weights, and a decision takes the win chance of
+the move whose value it takes. So at every node value = expected score +
+bonus x win chance, and the root splits the two. Chance nodes are memoised on
+everything their value depends on (``_memo_key``); an entry is (value, win
+chance) and also says whether its subtree used a leaf evaluation (``_memo_pack``).
 
 Why draws are enumerated as unordered multisets: the order of cards inside a
 room matters only if that room is fled (it goes to the bottom in room order).
@@ -130,6 +135,7 @@ BOTTOM_CAP = 512
 MAX_FRAMES = 256
 MAX_ORDERS = 24  # distinct orders of a room of four: at most 4!
 _KEY = types.UniTuple(types.int64, 2)  # type: ignore[no-untyped-call]
+_ENTRY = types.UniTuple(types.float64, 2)  # type: ignore[no-untyped-call]
 
 CFG_FLEE_RULE = 0
 CFG_EQUAL = 1
@@ -169,7 +175,9 @@ NFI = 28
 FV_BEST = 0  # decision: best card move value (NEG before the first)
 FV_SUM = 1  # decision: sum over fled orders; draw: weighted sum over multisets
 FV_WEIGHT = 2  # draw: draws of the multiset being searched
-NFV = 3
+FV_BEST_WIN = 3  # the win chance beside FV_BEST
+FV_SUM_WIN = 4  # the win chances summed beside FV_SUM
+NFV = 5
 
 OP_DECIDE = 0
 OP_DRAW = 1
@@ -238,8 +246,8 @@ def leaf(
     lk: int,
     equal: int,
     par: np.ndarray,
-) -> float:
-    """Estimated utility between rooms (see ``scoundrel_solver.fair.leaf``)."""
+) -> tuple[float, float]:
+    """Estimated (utility, chance of winning) between rooms (see ``scoundrel_solver.fair.leaf``)."""
     msum = 0
     psum = 0
     wsum = 0
@@ -299,8 +307,6 @@ def leaf(
         - par[LEAF_LOW_HEALTH] * low * low
     )
     bonus = par[LEAF_WIN_BONUS]
-    if bonus == 0.0:
-        return value
     m = LEAF_MODEL
     z = (
         par[m + FEAT_BIAS]
@@ -317,7 +323,10 @@ def leaf(
         + par[m + FEAT_TOP_WEAPON] * wmax
         + par[m + FEAT_LOW] * low * low
     )
-    return float(value + bonus / (1.0 + np.exp(-z)))
+    e = 1.0 + np.exp(-z)
+    if bonus == 0.0:
+        return value, 1.0 / e
+    return float(value + bonus / e), 1.0 / e
 
 
 @jit
@@ -391,15 +400,15 @@ def _memo_key(fi: np.ndarray, f: int, cnt: np.ndarray, bot: np.ndarray,
 
 
 @jit_inline
-def _memo_pack(value: float, used_leaf: bool) -> float:
-    return value + (MEMO_INEXACT if used_leaf else 0.0)
+def _memo_pack(value: float, win: float, used_leaf: bool) -> tuple[float, float]:
+    return value + (MEMO_INEXACT if used_leaf else 0.0), win
 
 
 @jit_inline
-def _memo_unpack(entry: float) -> tuple[float, bool]:
-    if entry > MEMO_INEXACT / 2:
-        return entry - MEMO_INEXACT, True
-    return entry, False
+def _memo_unpack(entry: tuple[float, float]) -> tuple[float, float, bool]:
+    if entry[0] > MEMO_INEXACT / 2:
+        return entry[0] - MEMO_INEXACT, entry[1], True
+    return entry[0], entry[1], False
 
 
 # -- frames ------------------------------------------------------------------------------------
@@ -420,6 +429,8 @@ def _open_child(fi: np.ndarray, ff: np.ndarray, f: int, op: int) -> int:
     ff[c, FV_BEST] = NEG
     ff[c, FV_SUM] = 0.0
     ff[c, FV_WEIGHT] = 0.0
+    ff[c, FV_BEST_WIN] = 0.0
+    ff[c, FV_SUM_WIN] = 0.0
     return c
 
 
@@ -494,15 +505,21 @@ def _flee(fi: np.ndarray, ff: np.ndarray, f: int, order: int, bot: np.ndarray,
 
 
 @jit_inline
-def _decision_takes(fi: np.ndarray, ff: np.ndarray, f: int, value: float,
+def _decision_takes(fi: np.ndarray, ff: np.ndarray, f: int, value: float, win: float,
                     bpos: np.ndarray) -> None:
-    """Decision ``f`` takes the value of the child it pushed last."""
+    """Decision ``f`` takes the value (and win chance) of the child it pushed last."""
     if fi[f, FI_PHASE] == DECIDE_CARDS:
         if value > ff[f, FV_BEST]:
             ff[f, FV_BEST] = value
+            ff[f, FV_BEST_WIN] = win
     else:
         # The player sees this order before choosing: the max is inside the average.
-        ff[f, FV_SUM] += max(value, ff[f, FV_BEST])
+        if value > ff[f, FV_BEST]:
+            ff[f, FV_SUM] += value
+            ff[f, FV_SUM_WIN] += win
+        else:
+            ff[f, FV_SUM] += ff[f, FV_BEST]
+            ff[f, FV_SUM_WIN] += ff[f, FV_BEST_WIN]
         bpos[1] = fi[f, FI_HI]
 
 
@@ -532,6 +549,7 @@ def _next_card_move(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray, bot
         if outcome == GAME_OVER:
             if score > ff[f, FV_BEST]:
                 ff[f, FV_BEST] = score
+                ff[f, FV_BEST_WIN] = 1.0 if score > 0 else 0.0  # a loss scores <= 0
             continue
         return True
     if can_flee(fi[f, FI_U], bpos, rn, fi[f, FI_RES], fi[f, FI_FLED], cfg):
@@ -568,11 +586,13 @@ def _next_flee_order(fi: np.ndarray, ff: np.ndarray, f: int, bot: np.ndarray, bp
 
 
 @jit_inline
-def _decision_value(fi: np.ndarray, ff: np.ndarray, f: int, stats: np.ndarray) -> float:
+def _decision_value(fi: np.ndarray, ff: np.ndarray, f: int,
+                    stats: np.ndarray) -> tuple[float, float]:
     stats[ST_DECISIONS] += 1
     if fi[f, FI_COUNT] > 0:
-        return float(ff[f, FV_SUM] / fi[f, FI_COUNT])
-    return float(ff[f, FV_BEST])
+        n = fi[f, FI_COUNT]
+        return float(ff[f, FV_SUM] / n), float(ff[f, FV_SUM_WIN] / n)
+    return float(ff[f, FV_BEST]), float(ff[f, FV_BEST_WIN])
 
 
 # -- draw frames ---------------------------------------------------------------------------------
@@ -622,7 +642,7 @@ def _draw_all(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray, bot: np.n
 
 @jit_inline
 def _next_multiset(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray,
-                   saved: np.ndarray, returned: bool, value: float) -> bool:
+                   saved: np.ndarray, returned: bool, value: float, win: float) -> bool:
     """Draw ``f`` takes its last child's value (if ``returned``) and pushes the
     decision after its next multiset of FI_NEED unseen cards; False when none is left.
 
@@ -636,6 +656,7 @@ def _next_multiset(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray,
     t = fi[f, FI_T]
     if returned:
         ff[f, FV_SUM] += ff[f, FV_WEIGHT] * value
+        ff[f, FV_SUM_WIN] += ff[f, FV_WEIGHT] * win
         level -= 1
         cnt[fi[f, FI_PICK + level]] += 1
         t = fi[f, FI_PICK + level] + 1
@@ -672,13 +693,14 @@ def _next_multiset(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray,
 
 
 @jit_inline
-def _multisets_value(fi: np.ndarray, ff: np.ndarray, f: int) -> float:
-    """The expected value: the weighted sum over C(unseen, need) equally likely draws."""
+def _multisets_value(fi: np.ndarray, ff: np.ndarray, f: int) -> tuple[float, float]:
+    """The expected value and win chance: the weighted sums over C(unseen, need)
+    equally likely draws."""
     u = fi[f, FI_U]
     ways = 1.0
     for k in range(fi[f, FI_NEED]):
         ways = ways * (u - k) / (k + 1)
-    return float(ff[f, FV_SUM] / ways)
+    return float(ff[f, FV_SUM] / ways), float(ff[f, FV_SUM_WIN] / ways)
 
 
 # -- the search ----------------------------------------------------------------------------------
@@ -698,20 +720,21 @@ def run(
     par: np.ndarray,
     stats: np.ndarray,
     memo: Dict,
-) -> float:
-    """Expectimax value of the node set up in frame ``base`` (see the module docstring).
+) -> tuple[float, float]:
+    """Expectimax (value, win chance) of the node in frame ``base`` (see the module docstring).
 
     ``cnt``, ``bot`` and ``bpos`` are restored on return; ``done`` and ``saved``
     are per-frame scratch (fled orders; unseen counts of a draw on entry).
     """
     sp = base + 1
     value = 0.0
+    win = 0.0
     returned = False  # a child just popped: the top frame takes ``value`` from it
     while sp > base:
         f = sp - 1
         if fi[f, FI_OP] == OP_DECIDE:
             if returned:
-                _decision_takes(fi, ff, f, value, bpos)
+                _decision_takes(fi, ff, f, value, win, bpos)
             returned = False
             if fi[f, FI_PHASE] == DECIDE_CARDS and _next_card_move(
                 fi, ff, f, cnt, bot, bpos, cfg, par
@@ -721,7 +744,7 @@ def run(
             if fi[f, FI_PHASE] == DECIDE_FLEE and _next_flee_order(fi, ff, f, bot, bpos, done):
                 sp += 1
                 continue
-            value = _decision_value(fi, ff, f, stats)
+            value, win = _decision_value(fi, ff, f, stats)
             sp -= 1
             returned = True
             continue
@@ -730,14 +753,14 @@ def run(
         if phase == DRAW_ENTER:
             if fi[f, FI_DEPTH] <= 0:
                 stats[ST_LEAVES] += 1
-                value = leaf(cnt, bot, bpos, fi[f, FI_ROOM], fi[f, FI_RN], fi[f, FI_H],
+                value, win = leaf(cnt, bot, bpos, fi[f, FI_ROOM], fi[f, FI_RN], fi[f, FI_H],
                              fi[f, FI_W], fi[f, FI_LK], cfg[CFG_EQUAL], par)
                 sp -= 1
                 returned = True
                 continue
             key = _memo_key(fi, f, cnt, bot, bpos)
             if key in memo:
-                value, used_leaf = _memo_unpack(memo[key])
+                value, win, used_leaf = _memo_unpack(memo[key])
                 if used_leaf:
                     stats[ST_LEAVES] += 1
                 sp -= 1
@@ -755,20 +778,20 @@ def run(
             fi[f, FI_PHASE] = DRAW_MULTISETS
             phase = DRAW_MULTISETS
         if phase == DRAW_MULTISETS:
-            if _next_multiset(fi, ff, f, cnt, saved, returned, value):
+            if _next_multiset(fi, ff, f, cnt, saved, returned, value, win):
                 returned = False
                 sp += 1
                 continue
-            value = _multisets_value(fi, ff, f)
+            value, win = _multisets_value(fi, ff, f)
         else:  # DRAW_ALL: the one decision returned
             for t in range(NTYPES):
                 cnt[t] = saved[f, t]
             bpos[0] = fi[f, FI_BPOS0]
         used_leaf = stats[ST_LEAVES] > fi[f, FI_LEAVES]
-        memo[(fi[f, FI_K1], fi[f, FI_K2])] = _memo_pack(value, used_leaf)
+        memo[(fi[f, FI_K1], fi[f, FI_K2])] = _memo_pack(value, win, used_leaf)
         sp -= 1
         returned = True
-    return value
+    return value, win
 
 
 @jit
@@ -781,11 +804,13 @@ def search_root(
     cfg: np.ndarray,
     par: np.ndarray,
     out: np.ndarray,
+    out_win: np.ndarray,
     exact: np.ndarray,
     stats: np.ndarray,
     memo: Dict,
 ) -> None:
-    """Value every root action: resolve room[slot] (mode 0), with the weapon (1), flee (2).
+    """Value every root action: resolve room[slot] (mode 0), with the weapon (1), flee (2);
+    ``out`` gets its value, ``out_win`` its chance of winning, ``exact`` 1 if no leaf was used.
 
     ``root`` is the decision's frame row (FI_* state columns, FI_HI = the
     bottom's length); the room order is seen at the root. ``memo`` may be
@@ -804,18 +829,20 @@ def search_root(
         leaves0 = stats[ST_LEAVES]
         if modes[a] == 2:
             _flee(fi, ff, 0, fi[0, FI_ROOM], bot, bpos)
-            v = run(1, fi, ff, done, saved, cnt, bot, bpos, cfg, par, stats, memo)
+            v, p = run(1, fi, ff, done, saved, cnt, bot, bpos, cfg, par, stats, memo)
             bpos[1] = nbot
         else:
             outcome, score = _play_card(fi, ff, 0, slots[a], modes[a], cnt, bot, bpos, par)
             if outcome == GAME_OVER:
                 v = score
+                p = 1.0 if score > 0 else 0.0
             else:
-                v = run(1, fi, ff, done, saved, cnt, bot, bpos, cfg, par, stats, memo)
+                v, p = run(1, fi, ff, done, saved, cnt, bot, bpos, cfg, par, stats, memo)
         out[a] = v
+        out_win[a] = p
         exact[a] = 1 if stats[ST_LEAVES] == leaves0 else 0
 
 
 def new_memo() -> Dict:
     """An empty memo for ``search_root``."""
-    return Dict.empty(key_type=_KEY, value_type=types.float64)
+    return Dict.empty(key_type=_KEY, value_type=_ENTRY)

@@ -29,7 +29,7 @@ from scoundrel_core.encoding import (
 from scoundrel_core.info import InfoState
 
 from . import _kernel as K
-from .leaf import weights_array, win_model_for
+from .leaf import LEAF_WIN_BONUS, weights_array, win_model_for
 
 __all__ = ["ActionValue", "FairAgent", "card_type", "info_arrays", "root_frame"]
 
@@ -49,11 +49,29 @@ DEFAULT_LIMITS: Final = {
 
 @dataclass(frozen=True)
 class ActionValue:
-    """One root action's expected final score, and whether the number is exact."""
+    """One root action as the fair agent sees it.
+
+    ``value`` is the utility the agent maximises: ``expected_score`` plus the
+    agent's win bonus (100 by default) times ``win_chance``. ``win_chance`` (0..1)
+    is the chance of winning and ``expected_score`` the expected final score,
+    both under the agent's own play from here on. ``exact`` says that the
+    search reached every end of the game (no leaf estimate): the three numbers
+    are then the true ones for that play.
+    """
 
     action: Action
     value: float
+    win_chance: float
+    expected_score: float
     exact: bool
+
+
+def _action_value(action: Action, value: float, win: float, exact: bool,
+                  bonus: float) -> ActionValue:
+    """The row of one action: the kernel gives the utility and the win chance; the
+    expected score is what the utility holds beside the win bonus."""
+    win = min(1.0, max(0.0, win))  # sums of probabilities may stray by an ulp
+    return ActionValue(action, value, win, value - bonus * win, exact)
 
 
 def info_arrays(info: InfoState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -195,14 +213,18 @@ class FairAgent:
             self._memo = K.new_memo()
             self._memo_cfg = key
         out = np.zeros(len(acts), np.float64)
+        out_win = np.zeros(len(acts), np.float64)
         exact = np.zeros(len(acts), np.int64)
         stats = np.zeros(2, np.int64)
+        par = self.par_for(str(info.variant))
         K.search_root(
-            root_frame(info, depth), cnt, bot, slots, modes, cfg, self.par_for(str(info.variant)),
-            out, exact, stats,
+            root_frame(info, depth), cnt, bot, slots, modes, cfg, par,
+            out, out_win, exact, stats,
             self._memo,
         )
-        vals = [ActionValue(a, float(out[i]), bool(exact[i])) for i, a in enumerate(acts)]
+        bonus = float(par[LEAF_WIN_BONUS])
+        vals = [_action_value(a, float(out[i]), float(out_win[i]), bool(exact[i]), bonus)
+                for i, a in enumerate(acts)]
         return vals, int(stats[K.ST_DECISIONS])
 
     def limits(self, info: InfoState) -> tuple[int, int]:

@@ -19,12 +19,15 @@ from scoundrel_core import State
 from scoundrel_core.info import InfoState, observe, parse_info_text
 
 from ..errors import SolverError
-from .agent import FairAgent
+from .agent import ActionValue, FairAgent
 from .baselines import GreedyAgent, RandomAgent
 from .pimc import PimcAgent
 from .protocol import Agent
 
-__all__ = ["MAX_ACTIONS", "Agent", "FairGame", "advise", "make_agent", "play_fair", "play_with"]
+__all__ = [
+    "MAX_ACTIONS", "Agent", "FairGame", "advise", "advise_values", "make_agent", "play_fair",
+    "play_with",
+]
 
 MAX_ACTIONS = 5000
 """A game longer than this is a looping agent (``easy`` allows endless flees)."""
@@ -116,6 +119,8 @@ def advise(
     A value is the expected final score plus the agent's ``win_bonus`` (100 by
     default) times the chance of winning: the agent plays to win first and
     for the score second. Below, playing 4H wins with 2 health: 2 + 100.
+    :func:`advise_values` gives the chance of winning and the expected final
+    score of each action separately as well.
 
     ``state_text`` is the info-state text of this module's docstring (or an
     InfoState). A position no game can reach raises
@@ -125,6 +130,21 @@ def advise(
     >>> advise("classic/strict health=5 weapon=- last=- potion=0 resolved=0 fled=0 "
     ...        "room=[4H 7C] dungeon=[]")
     [('7C/f', -2.0, True), ('4H', 102.0, True)]
+    """
+    return [(str(v.action), v.value, v.exact) for v in advise_values(state_text, agent)]
+
+
+def advise_values(
+    state_text: str | InfoState, agent: FairAgent | None = None
+) -> list[ActionValue]:
+    """:func:`advise` with every number: each legal action's :class:`~.agent.ActionValue`
+    (``action``, ``value``, ``win_chance`` 0..1, ``expected_score``, ``exact``), in the
+    order of ``legal_actions``. Same input and errors as :func:`advise`.
+
+    >>> [(str(v.action), v.win_chance, v.expected_score, v.exact) for v in advise_values(
+    ...     "classic/strict health=5 weapon=- last=- potion=0 resolved=0 fled=0 "
+    ...     "room=[4H 7C] dungeon=[]")]
+    [('7C/f', 0.0, -2.0, True), ('4H', 1.0, 2.0, True)]
     """
     if isinstance(state_text, InfoState):
         info = state_text
@@ -138,7 +158,7 @@ def advise(
         # the search's "no line" sentinel (a guard: checked positions never give it).
         if not v.value > NO_VALUE:
             raise SolverError(f"no value for {v.action} in {info.to_text()}: got {v.value}")
-    return [(str(v.action), v.value, v.exact) for v in vals]
+    return vals
 
 
 NO_VALUE = -1.0e6

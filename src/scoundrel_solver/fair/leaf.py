@@ -10,6 +10,9 @@ expand, the leaf estimates it from what the player knows between rooms: the
 
     leaf = score estimate + win_bonus * P(win)
 
+and the search carries the two parts separately (the agent reports each
+action's chance of winning and expected final score beside the utility).
+
 **The score estimate** is the hand formula of the first version::
 
     h - M + potion*P + absorb*A + weapon*W - low_health * max(0, safe_health - h)**2
@@ -59,6 +62,7 @@ __all__ = [
     "FEATURES",
     "LEAF_WEIGHTS",
     "MODEL_FILE",
+    "leaf_estimate",
     "leaf_features",
     "leaf_value",
     "shipped_models",
@@ -157,10 +161,13 @@ def leaf_features(pool: Iterable[Card], health: int, weapon: int, reach: int,
     ]
 
 
-def leaf_value(
+def leaf_estimate(
     pool: Iterable[Card], health: int, weapon: int, reach: int, par: np.ndarray
-) -> float:
-    """The leaf evaluation in plain Python (the reference twin of ``_kernel.leaf``)."""
+) -> tuple[float, float]:
+    """The leaf evaluation in plain Python (the reference twin of ``_kernel.leaf``):
+    (utility, chance of winning), the utility being the score estimate plus
+    ``win_bonus`` times the chance of winning. Without a win model (zero
+    coefficients) the chance is the model's 0.5, which the score alone then ranks."""
     f = leaf_features(pool, health, weapon, reach, int(par[LEAF_KILLS]),
                       float(par[LEAF_SAFE_HEALTH]))
     value = float(
@@ -172,10 +179,16 @@ def leaf_value(
         - par[LEAF_LOW_HEALTH] * f[FEAT_LOW]
     )
     bonus = float(par[LEAF_WIN_BONUS])
-    if bonus == 0.0:
-        return value
     z = sum(float(c) * x for c, x in zip(par[LEAF_MODEL:], f, strict=True))
-    return value + bonus / (1.0 + math.exp(-z))
+    win = 1.0 / (1.0 + math.exp(-z))
+    return (value if bonus == 0.0 else value + bonus * win), win
+
+
+def leaf_value(
+    pool: Iterable[Card], health: int, weapon: int, reach: int, par: np.ndarray
+) -> float:
+    """The leaf's utility alone (see :func:`leaf_estimate`)."""
+    return leaf_estimate(pool, health, weapon, reach, par)[0]
 
 
 @functools.cache

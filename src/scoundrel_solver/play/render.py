@@ -136,11 +136,13 @@ def render_hint(game: Session, values: Sequence[ActionValue], pal: Palette) -> l
     """The fair agent's values, best first, with the action numbers of the list."""
     number = {a: i for i, a in enumerate(game.legal(), 1)}
     ranked = sorted(values, key=lambda v: (-v.value, int(v.action)))
-    lines = ["Fair agent (sees only what you see), value = expected final score"
-             f" + {DEFAULT_WEIGHTS['win_bonus']:g} x chance of winning:"]
+    lines = ["Fair agent (sees only what you see), best first "
+             f"(it maximises expected score + {DEFAULT_WEIGHTS['win_bonus']:g} x win chance):",
+             "       action  win chance  expected score"]
     for v in ranked:
         how = "exact" if v.exact else "estimated"
-        lines.append(pal.paint(f"  {number[v.action]:>2}  {v.action!s:<6} {v.value:8.2f}  {how}"))
+        lines.append(pal.paint(f"  {number[v.action]:>2}  {v.action!s:<6} "
+                               f"{100 * v.win_chance:9.1f}%  {v.expected_score:14.1f}  {how}"))
     return lines
 
 
@@ -163,7 +165,10 @@ def _decision_lines(d: Decision) -> list[str]:
              f"room {_cards(s.room)}")
     how = "exact" if d.exact else "estimated"
     return [f"    {where}",
-            f"        played {d.played!s:<6} agent {d.choice!s:<6} cost {d.cost:6.2f} ({how})"]
+            f"        played {d.played!s:<6} win {100 * d.played_win:5.1f}%  "
+            f"expected score {d.played_score:6.1f}",
+            f"        agent  {d.choice!s:<6} win {100 * d.choice_win:5.1f}%  "
+            f"expected score {d.choice_score:6.1f}   cost {d.cost:6.2f} ({how})"]
 
 
 def render_review(rev: Review, pal: Palette, width: int = 88) -> list[str]:

@@ -9,7 +9,9 @@ Three numbers and a list:
 - the player's costliest decisions by the fair agent's values: at each
   decision the agent values every legal action from the information state the
   player had, and the cost is the best value minus the value of the action
-  played (zero when the player chose an action the agent valued best).
+  played (zero when the player chose an action the agent valued best). Each
+  decision also keeps the agent's chance of winning and expected final score
+  after the action played and after its own choice.
 """
 
 from __future__ import annotations
@@ -47,6 +49,12 @@ class Decision:
     choice_value: float
     exact: bool
     """Whether every value the agent gave at this decision was exact."""
+    played_win: float = 0.0
+    """The agent's chance of winning after the action played (0..1)."""
+    choice_win: float = 0.0
+    played_score: float = 0.0
+    """The agent's expected final score after the action played."""
+    choice_score: float = 0.0
 
     @property
     def cost(self) -> float:
@@ -85,7 +93,9 @@ def decision_costs(record: GameRecord, agent: FairAgent | None = None) -> list[D
             best = max(vals, key=lambda v: (v.value, -int(v.action)))
             mine = next(v for v in vals if v.action == played)
             out.append(Decision(step, game.room_number(), game.state, played, best.action,
-                                mine.value, best.value, all(v.exact for v in vals)))
+                                mine.value, best.value, all(v.exact for v in vals),
+                                mine.win_chance, best.win_chance,
+                                mine.expected_score, best.expected_score))
         game.play(played)
     return out
 

@@ -1,0 +1,234 @@
+"""Load on scoundrel-web: many simulated players over 127.0.0.1, measured from the client.
+
+    python benchmarks/bench_web.py [--seconds 600] [--players 50] [--analysts 5]
+                                   [--workers 2] [--out results.json]
+
+The script starts ``scoundrel-web`` as a subprocess (its own port), then runs,
+at the same time, on one asyncio client:
+
+- ``--players`` players, each making one move a second (a ``GET /play`` page
+  of the new position, as the browser does) and asking a hint
+  (``GET /api/hint``) every fifth move; a finished game starts a new seed.
+  Moves are chosen at random among the legal ones (the client knows the deal,
+  as the browser's URL does);
+- ``--analysts`` players each asking an exact analysis of a fresh classic deal
+  (``GET /api/solve?seed=...``) every two seconds.
+
+It reports requests/s, p50/p95/p99 latency per endpoint, errors (any answer
+but 200, or no answer) and the resident memory of the server and its workers
+sampled every 10 s, with ``uptime``'s load beside each sample (the machine is
+shared). Latency is measured in the client, so it includes the client's own
+event loop on the same cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psutil
+
+import scoundrel_core as sc
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGETS = {"move": 0.050, "hint": 0.300, "solve": 2.0}  # p95 seconds, from the issue
+
+
+@dataclass
+class Stats:
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+    errors: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, name: str, seconds: float, error: str | None) -> None:
+        self.latencies.setdefault(name, []).append(seconds)
+        self.errors.setdefault(name, [])
+        if error is not None:
+            self.errors[name].append(error)
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+async def timed(client: httpx.AsyncClient, stats: Stats, name: str, url: str) -> None:
+    t = time.perf_counter()
+    error = None
+    try:
+        r = await client.get(url)
+        await r.aread()
+        if r.status_code != 200:
+            error = f"{r.status_code}: {r.text[:120]}"
+    except httpx.HTTPError as err:
+        error = f"{type(err).__name__}: {err}"
+    stats.add(name, time.perf_counter() - t, error)
+
+
+async def player(client: httpx.AsyncClient, stats: Stats, rng: random.Random,
+                 stop: float) -> None:
+    await asyncio.sleep(rng.random())  # players do not move in lockstep
+    while time.monotonic() < stop:
+        seed = rng.randrange(2**32)
+        s, line, moves = sc.new_game(seed=seed), [], 0
+        while not s.is_over and time.monotonic() < stop:
+            t = time.monotonic()
+            a = rng.choice(sc.legal_actions(s))
+            s = sc.apply(s, a)
+            line.append(str(a))
+            moves += 1
+            q = f"seed={seed}&variant=classic&weapon_rule=strict&line={','.join(line)}"
+            await timed(client, stats, "move", f"/play?{q}")
+            if moves % 5 == 0 and not s.is_over:
+                await timed(client, stats, "hint", f"/api/hint?{q}")
+            await asyncio.sleep(max(0.0, t + 1.0 - time.monotonic()))
+
+
+async def analyst(client: httpx.AsyncClient, stats: Stats, rng: random.Random,
+                  stop: float) -> None:
+    await asyncio.sleep(2 * rng.random())
+    while time.monotonic() < stop:
+        t = time.monotonic()
+        seed = rng.randrange(2**32)  # a fresh deal: nothing cached in the workers' tables
+        await timed(client, stats, "solve", f"/api/solve?seed={seed}&variant=classic")
+        await asyncio.sleep(max(0.0, t + 2.0 - time.monotonic()))
+
+
+def rss_mib(pid: int) -> tuple[float, float]:
+    """(server process, server plus its worker processes) resident memory in MiB."""
+    p = psutil.Process(pid)
+    own = p.memory_info().rss
+    total = own + sum(c.memory_info().rss for c in p.children(recursive=True))
+    return own / 2**20, total / 2**20
+
+
+async def sampler(pid: int, samples: list[dict[str, Any]], stop: float, t0: float) -> None:
+    while True:
+        own, total = rss_mib(pid)
+        samples.append({"t": round(time.monotonic() - t0, 1), "server_mib": round(own, 1),
+                        "total_mib": round(total, 1), "load": load()})
+        if time.monotonic() >= stop:
+            return
+        await asyncio.sleep(min(10.0, max(0.1, stop - time.monotonic())))
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    cmd = [sys.executable, "-m", "scoundrel_solver.web.cli", "--port", str(port),
+           "--workers", str(args.workers), "--data", str(ROOT / "data")]
+    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              text=True)
+    try:
+        limits = httpx.Limits(max_connections=args.players + args.analysts + 10)
+        async with httpx.AsyncClient(base_url=base, limits=limits,
+                                     timeout=httpx.Timeout(60.0)) as client:
+            t_start = time.monotonic()
+            while True:
+                try:
+                    if (await client.get("/api/health")).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                if server.poll() is not None:
+                    err = server.stderr.read() if server.stderr else ""
+                    raise SystemExit(f"server exited: {err}")
+                await asyncio.sleep(0.2)
+            ready = time.monotonic() - t_start
+            print(f"server ready in {ready:.1f} s (load {load()}); running {args.seconds} s",
+                  file=sys.stderr)
+            stats, samples = Stats(), []
+            rng = random.Random(args.seed)
+            t0 = time.monotonic()
+            stop = t0 + args.seconds
+            tasks = [player(client, stats, random.Random(rng.random()), stop)
+                     for _ in range(args.players)]
+            tasks += [analyst(client, stats, random.Random(rng.random()), stop)
+                      for _ in range(args.analysts)]
+            tasks.append(sampler(server.pid, samples, stop, t0))
+            load_start = load()
+            await asyncio.gather(*tasks)
+            elapsed = time.monotonic() - t0
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    endpoints = {}
+    for name, xs in sorted(stats.latencies.items()):
+        errors = stats.errors[name]
+        endpoints[name] = {
+            "requests": len(xs), "per_second": round(len(xs) / elapsed, 2),
+            "p50_ms": round(1000 * pct(xs, 0.50), 1), "p95_ms": round(1000 * pct(xs, 0.95), 1),
+            "p99_ms": round(1000 * pct(xs, 0.99), 1), "max_ms": round(1000 * max(xs), 1),
+            "mean_ms": round(1000 * statistics.fmean(xs), 1),
+            "errors": len(errors), "first_errors": errors[:5],
+            "target_p95_ms": 1000 * TARGETS[name],
+        }
+    return {"seconds": round(elapsed, 1), "players": args.players, "analysts": args.analysts,
+            "workers": args.workers, "ready_seconds": round(ready, 1), "load_start": load_start,
+            "load_end": load(), "endpoints": endpoints, "rss": samples}
+
+
+def report(res: dict[str, Any]) -> str:
+    lines = [f"{res['players']} players + {res['analysts']} analysts, {res['workers']} workers, "
+             f"{res['seconds']} s; load at start {res['load_start']}, at end {res['load_end']}",
+             "",
+             "| endpoint | requests | req/s | p50 ms | p95 ms | p99 ms | errors | p95 target |",
+             "|---|---:|---:|---:|---:|---:|---:|---|"]
+    for name, e in res["endpoints"].items():
+        ok = "met" if e["p95_ms"] <= e["target_p95_ms"] else "MISSED"
+        lines.append(f"| {name} | {e['requests']} | {e['per_second']} | {e['p50_ms']} | "
+                     f"{e['p95_ms']} | {e['p99_ms']} | {e['errors']} | "
+                     f"<= {e['target_p95_ms']:g} ms: {ok} |")
+    rss = res["rss"]
+    totals = [s["total_mib"] for s in rss]
+    lines += ["", f"RSS (server + workers) MiB: first {totals[0]}, min {min(totals)}, "
+              f"max {max(totals)}, last {totals[-1]} over {len(rss)} samples"]
+    lines += [f"  t={s['t']:>6} s  server {s['server_mib']:>6} MiB  total {s['total_mib']:>7} "
+              f"MiB  load {s['load']}" for s in rss]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    p.add_argument("--seconds", type=float, default=600.0)
+    p.add_argument("--players", type=int, default=50)
+    p.add_argument("--analysts", type=int, default=5)
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", help="write the results as JSON here too")
+    args = p.parse_args()
+    res = asyncio.run(run(args))
+    text = report(res)
+    print(text)
+    if args.out:
+        Path(args.out).write_text(json.dumps(res, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

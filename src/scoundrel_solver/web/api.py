@@ -1,0 +1,144 @@
+"""The JSON endpoints. Each reads a deal and a line from its query (see :mod:`.game`).
+
+Bad input answers 400 with ``{"error": ..., "field": ...}``; a full worker
+queue answers 503 with ``Retry-After``. Solver and agent calls run in the
+worker pool; the position itself is replayed here (cheap, pure Python).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from . import tasks
+from .common import game_from, pool, settings
+from .game import BadInput, Game
+from .hints import best_row
+from .view import board
+
+__all__ = ["ENDPOINTS", "hint_for", "openapi", "review_for", "routes", "solve_for"]
+
+
+async def solve_for(request: Request, game: Game) -> dict[str, Any]:
+    """The exact solve of the game's position (the same object as ``scoundrel-solve --json``)."""
+    s = game.state
+    if s.is_over:
+        raise BadInput("line", "the game is over: nothing to solve")
+    v = s.variant
+    start: Any = game.deal.seed if game.deal.seed is not None and not game.actions else s
+    return await pool(request).run(tasks.solve_json, start, v.name, v.weapon_rule,
+                                   settings(request).max_seconds)
+
+
+async def hint_for(request: Request, game: Game) -> dict[str, Any]:
+    """The fair agent's rows at the game's position, and the position's chance of winning."""
+    if game.state.is_over:
+        raise BadInput("line", "the game is over: no hints")
+    rows = await pool(request).run(tasks.hint, game.info)
+    best = best_row(rows)
+    return {"agent": "fair", "actions": rows, "best": None if best is None else best["action"],
+            "win_chance": None if best is None else best["win_chance"],
+            "expected_score": None if best is None else best["expected_score"]}
+
+
+async def review_for(request: Request, game: Game) -> dict[str, Any]:
+    out: dict[str, Any] = await pool(request).run(
+        tasks.review, game.deal.start, game.line, game.deal.bottom,
+        settings(request).max_seconds)
+    return out
+
+
+async def api_state(request: Request) -> Response:
+    game = game_from(request)
+    b = board(game, "/play")
+    for key in ("undo_href", "restart_href"):
+        b.pop(key)
+    return JSONResponse(b)
+
+
+async def api_solve(request: Request) -> Response:
+    return JSONResponse(await solve_for(request, game_from(request)))
+
+
+async def api_hint(request: Request) -> Response:
+    return JSONResponse(await hint_for(request, game_from(request)))
+
+
+async def api_review(request: Request) -> Response:
+    return JSONResponse(await review_for(request, game_from(request)))
+
+
+async def api_record(request: Request) -> Response:
+    game = game_from(request)
+    if game.deal.state_text is not None:
+        raise BadInput("state", "a record starts from a seed or a deck, not a position")
+    return Response(json.dumps(game.record().to_json(), indent=1) + "\n",
+                    media_type="application/json",
+                    headers={"Content-Disposition": 'attachment; filename="scoundrel-record.json"'})
+
+
+async def api_census(request: Request) -> Response:
+    rows, error = request.app.state.census
+    return JSONResponse({"variants": [{k: v for k, v in r.items() if k != "hist"}
+                                      | {"histogram": {b["label"]: b["count"]
+                                                       for b in r["hist"]["bars"]
+                                                       if b["count"]}}
+                                      for r in rows], "error": error})
+
+
+async def api_health(request: Request) -> Response:
+    p = pool(request)
+    return JSONResponse({"ok": True, "workers": p.workers, "in_flight": p.in_flight})
+
+
+DEAL_PARAMS: Final = [
+    {"name": "seed", "in": "query", "schema": {"type": "integer", "minimum": 0},
+     "description": "a seeded deal (0..2**64-1)"},
+    {"name": "deck", "in": "query", "schema": {"type": "string"},
+     "description": "cards top of the dungeon first, separated by spaces"},
+    {"name": "state", "in": "query", "schema": {"type": "string"},
+     "description": "a position: State.to_text(), or an info-state text with | bottom=[...]"},
+    {"name": "variant", "in": "query", "schema": {"enum": ["classic", "easy", "hard"]}},
+    {"name": "weapon_rule", "in": "query", "schema": {"enum": ["strict", "equal"]}},
+    {"name": "line", "in": "query", "schema": {"type": "string"},
+     "description": "actions in the project's notation separated by commas: 7D,KS/w,flee"},
+]
+
+ENDPOINTS: Final = [
+    ("/api/state", api_state, "the position after the line, as the player sees it"),
+    ("/api/solve", api_solve, "the exact best score and line (as scoundrel-solve --json)"),
+    ("/api/hint", api_hint, "each legal action's win_chance, expected_score and exact "
+     "from the fair agent"),
+    ("/api/review", api_review, "three scores, labelled decisions, accuracy, optimal line"),
+    ("/api/record", api_record, "the game as a scoundrel-record/1 file"),
+    ("/api/census", api_census, "winnable share per variant and the fair agent's rates"),
+    ("/api/health", api_health, "the server is up; worker count and requests in flight"),
+]
+
+
+def openapi() -> dict[str, Any]:
+    errors: dict[str, Any] = {
+        "400": {"description": "bad input: {error, field}"},
+        "503": {"description": "the worker queue is full; Retry-After says when to retry"},
+    }
+    paths = {
+        path: {"get": {"summary": summary,
+                       "parameters": [] if path in ("/api/census", "/api/health")
+                       else DEAL_PARAMS,
+                       "responses": {"200": {"description": "JSON"}} | errors}}
+        for path, _, summary in ENDPOINTS
+    }
+    return {"openapi": "3.0.3", "info": {"title": "scoundrel-web", "version": "1"},
+            "paths": paths}
+
+
+async def api_openapi(request: Request) -> Response:
+    return JSONResponse(openapi())
+
+
+routes = [Route(path, fn, methods=["GET"]) for path, fn, _ in ENDPOINTS]
+routes.append(Route("/api/openapi.json", api_openapi, methods=["GET"]))

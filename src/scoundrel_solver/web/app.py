@@ -1,0 +1,155 @@
+"""The Starlette application: routes, limits, security headers, errors, the worker pool.
+
+Every response carries a Content-Security-Policy without inline scripts
+(scripts and styles load only from ``/static``), and the pages never put
+typed text anywhere but in escaped markup. Requests are GET only, bodies are
+refused, and the query's length is capped.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Final
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from . import api, pages
+from .census import load_census
+from .common import Settings
+from .game import BadInput
+from .pool import Busy, Pool
+
+__all__ = ["CSP", "MAX_BODY", "MAX_QUERY", "create_app"]
+
+MAX_QUERY: Final = 8192
+"""Bytes of query string accepted (a 2000-step line in notation fits)."""
+MAX_BODY: Final = 0
+"""No endpoint takes a body."""
+RETRY_AFTER: Final = "2"
+
+CSP: Final = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+              "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+_HEADERS: Final = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+
+
+class Guard:
+    """Limits before routing (query length, GET/HEAD only, no body), headers after."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        refusal = self._refusal(scope)
+        if refusal is not None:
+            status, field, text = refusal
+            resp = JSONResponse({"error": text, "field": field}, status_code=status)
+            await resp(scope, receive, self._with_headers(send))
+            return
+        await self.app(scope, receive, self._with_headers(send))
+
+    @staticmethod
+    def _refusal(scope: Scope) -> tuple[int, str, str] | None:
+        if len(scope.get("query_string", b"")) > MAX_QUERY:
+            return 414, "query", f"the query is longer than {MAX_QUERY} bytes"
+        if scope["method"] not in ("GET", "HEAD"):
+            return 405, "method", f"method {scope['method']} is not allowed: GET only"
+        for name, value in scope["headers"]:
+            if name == b"content-length" and value.strip() not in (b"", b"0"):
+                return 413, "body", "requests take no body"
+            if name == b"transfer-encoding":
+                return 413, "body", "requests take no body"
+        return None
+
+    @staticmethod
+    def _with_headers(send: Send) -> Send:
+        async def wrapped(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers", [])) + _HEADERS
+            await send(message)
+        return wrapped
+
+
+def _is_api(request: Request) -> bool:
+    return request.url.path.startswith("/api/")
+
+
+async def _bad_input(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, BadInput)
+    if _is_api(request):
+        return JSONResponse({"error": exc.message, "field": exc.field}, status_code=400)
+    return pages.render(request, "error.html", "error", status=400, field=exc.field,
+                        message=exc.message)
+
+
+async def _busy(request: Request, exc: Exception) -> Response:
+    headers = {"Retry-After": RETRY_AFTER}
+    text = f"the server is busy ({exc}); retry in {RETRY_AFTER} s"
+    if _is_api(request):
+        return JSONResponse({"error": text, "field": None}, status_code=503, headers=headers)
+    resp = pages.render(request, "error.html", "error", status=503, field="", message=text)
+    resp.headers["Retry-After"] = RETRY_AFTER
+    return resp
+
+
+async def _http(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    text = {404: "no such page", 405: "method not allowed"}.get(exc.status_code, exc.detail)
+    if _is_api(request) or request.url.path.startswith("/static/"):
+        return JSONResponse({"error": text, "field": "path"}, status_code=exc.status_code)
+    return pages.render(request, "error.html", "error", status=exc.status_code, field="path",
+                        message=f"{text}: {request.url.path[:200]}")
+
+
+async def _crash(request: Request, exc: Exception) -> Response:
+    # The last resort: a bug, reported in one line (never a traceback to the client).
+    print(f"scoundrel-web: internal error on {request.url.path}: {exc!r}", file=sys.stderr)
+    return PlainTextResponse("internal error", status_code=500)
+
+
+def create_app(settings: Settings | None = None, *, pool: Pool | None = None,
+               on_ready: Callable[[], None] | None = None) -> Starlette:
+    """The app; with ``pool`` given (tests) the app uses it and leaves it running."""
+    cfg = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        app.state.census = load_census(cfg.data_dir)
+        own = pool is None
+        app.state.pool = Pool(cfg.workers, cfg.queue) if own else pool
+        await app.state.pool.start()
+        if on_ready is not None:
+            on_ready()
+        try:
+            yield
+        finally:
+            if own:
+                app.state.pool.close()
+
+    app = Starlette(
+        routes=[*pages.routes, *api.routes,
+                Mount("/static", StaticFiles(packages=[("scoundrel_solver.web", "static")]),
+                      name="static")],
+        exception_handlers={BadInput: _bad_input, Busy: _busy, HTTPException: _http,
+                            Exception: _crash},
+        middleware=[Middleware(Guard)],
+        lifespan=lifespan,
+    )
+    app.state.settings = cfg
+    return app

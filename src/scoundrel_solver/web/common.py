@@ -1,0 +1,52 @@
+"""What every route needs: the server's settings, the query read into a game, errors."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass
+from pathlib import Path
+
+from starlette.requests import Request
+
+from .game import BadInput, Game, parse_deal, parse_line_text, replay
+from .pool import Pool
+
+__all__ = ["Settings", "game_from", "params", "pool", "settings", "today"]
+
+
+@dataclass(frozen=True)
+class Settings:
+    workers: int = 2
+    max_seconds: float = 10.0
+    queue: int = 64
+    data_dir: Path = Path("data")
+
+
+def settings(request: Request) -> Settings:
+    s: Settings = request.app.state.settings
+    return s
+
+
+def pool(request: Request) -> Pool:
+    p: Pool = request.app.state.pool
+    return p
+
+
+def params(request: Request) -> dict[str, str]:
+    """The query as one value per name; a repeated name is refused (ambiguous)."""
+    out: dict[str, str] = {}
+    for k, v in request.query_params.multi_items():
+        if k in out:
+            raise BadInput(k, f"{k} is given more than once")
+        out[k] = v
+    return out
+
+
+def game_from(request: Request) -> Game:
+    """The deal and line of the query, replayed (BadInput on anything wrong)."""
+    q = params(request)
+    return replay(parse_deal(q), parse_line_text(q.get("line")))
+
+
+def today() -> str:
+    return _dt.date.today().isoformat()

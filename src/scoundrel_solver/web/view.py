@@ -1,0 +1,104 @@
+"""What a page or the JSON API shows of a game: only what the player can see.
+
+The true dungeon order never leaves the server here: the board holds the
+room, health, weapon (with the monsters it slew), the unseen cards counted by
+kind, and the fled cards known to lie at the bottom, in order.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Final
+
+import scoundrel_core as sc
+from scoundrel_core import Action, Card, Kind, State
+
+from .game import Game
+
+__all__ = ["action_label", "board", "card_view"]
+
+SUIT_SYMBOL: Final = {"C": "\u2663", "S": "\u2660", "D": "\u2666", "H": "\u2665"}
+KIND_NAME: Final = {Kind.MONSTER: "monster", Kind.WEAPON: "weapon", Kind.POTION: "potion"}
+
+
+def card_view(c: Card) -> dict[str, Any]:
+    return {
+        "text": str(c), "rank": c.rank, "suit": c.suit, "symbol": SUIT_SYMBOL[c.suit],
+        "colour": "red" if c.suit in "DH" else "black", "kind": KIND_NAME[c.kind],
+        "value": c.value,
+    }
+
+
+def _rank_of(value: int) -> str:
+    return sc.card(value - 2).rank  # the club of that value: ids 0..12 are 2C..AC
+
+
+def weapon_reach_text(s: State) -> str:
+    if not s.weapon_value:
+        return "no weapon: every monster is fought barehanded"
+    reach = s.weapon_reach
+    if reach < 2:
+        return "worn out: it can fight no monster"
+    if reach >= 14:
+        return "fresh: it can fight any monster"
+    return f"can fight monsters up to {_rank_of(reach)}"
+
+
+def action_label(a: Action, before: State) -> str:
+    """What the action does, in a few words, with the health it costs or gives."""
+    if a.is_flee:
+        return "flee: the room goes under the dungeon"
+    after = sc.apply(before, a)
+    c = a.card
+    assert c is not None
+    if c.is_potion:
+        healed = after.health - before.health
+        return f"drink: +{healed}" if healed else "drink: no effect"
+    if c.is_weapon:
+        return "equip"
+    cost = before.health - after.health
+    return f"{'with weapon' if a.with_weapon else 'barehanded'}: -{cost}"
+
+
+def board(game: Game, path: str) -> dict[str, Any]:
+    """The position for a template or JSON: cards, health, weapon, dungeon, actions."""
+    s, info = game.state, game.info
+    legal = sc.legal_actions(s)
+    number = {a: i for i, a in enumerate(legal, 1)}
+    line = game.line
+    actions = [{
+        "n": number[a], "action": str(a), "label": action_label(a, s),
+        "line": ",".join([*line, str(a)]), "href": game.url(path, [*line, str(a)]),
+    } for a in legal]
+    by_card: dict[str, list[dict[str, Any]]] = {}
+    for row, a in zip(actions, legal, strict=True):
+        if a.card is not None:
+            by_card.setdefault(str(a.card), []).append(row)
+    room = [{**card_view(c), "actions": by_card.get(str(c), [])} for c in s.room]
+    flee = next((row for row, a in zip(actions, legal, strict=True) if a.is_flee), None)
+    kinds = Counter(KIND_NAME[c.kind] for c in info.unseen)
+    weapon = s.weapon
+    stack = game.stacks[-1] if len(game.stacks) == len(game.states) else ()
+    return {
+        "health": s.health, "max_health": sc.MAX_HEALTH,
+        "health_pct": max(0, min(100, round(100 * s.health / sc.MAX_HEALTH))),
+        "room": room,
+        "weapon": None if weapon is None else card_view(weapon),
+        "slain": [card_view(c) for c in stack],
+        "last_kill": None if s.last_kill is None else _rank_of(s.last_kill),
+        "reach": weapon_reach_text(s),
+        "potion_used": s.potion_used,
+        "dungeon_size": s.dungeon_size,
+        "unseen": {k: kinds.get(k, 0) for k in ("monster", "weapon", "potion")},
+        "unseen_total": len(info.unseen),
+        "bottom": [card_view(c) for c in info.bottom],
+        "actions": actions,
+        "flee": flee,
+        "flee_reason": None if flee else sc.why_illegal(s, sc.FLEE),
+        "step": len(line),
+        "line": line,
+        "over": s.is_over, "won": s.won, "score": s.score,
+        "variant": str(s.variant),
+        "undo_href": game.url(path, line[:-1]) if line else None,
+        "restart_href": game.url(path, []),
+    }

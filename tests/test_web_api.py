@@ -1,0 +1,255 @@
+"""scoundrel-web in-process: the JSON API, the pages, bad input, limits and security headers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from starlette.testclient import TestClient
+
+import scoundrel_core as sc
+from scoundrel_core import GameRecord, InfoState
+from scoundrel_solver import solve
+from scoundrel_solver.fair import FairAgent
+from scoundrel_solver.web.app import CSP, MAX_QUERY, create_app
+from scoundrel_solver.web.common import Settings
+from scoundrel_solver.web.hints import hint_rows
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+SHORT_DECK = "5C 9D 3H QS 2S 7H 4C 8S"
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    app = create_app(Settings(workers=1, max_seconds=2.0, queue=8, data_dir=DATA))
+    with TestClient(app, raise_server_exceptions=False) as c:
+        yield c
+
+
+def _legal_texts(state: sc.State) -> list[str]:
+    return [str(a) for a in sc.legal_actions(state)]
+
+
+def test_state_shows_room_and_legal_actions(client: TestClient) -> None:
+    s = sc.new_game(seed=42)
+    r = client.get("/api/state?seed=42")
+    assert r.status_code == 200
+    body = r.json()
+    assert [c["text"] for c in body["room"]] == [str(c) for c in s.room]
+    shown = [a["action"] for a in body["actions"]]
+    assert shown == _legal_texts(s)
+    assert body["health"] == 20 and body["dungeon_size"] == 40 and not body["over"]
+
+
+def test_state_never_shows_the_dungeon_order(client: TestClient) -> None:
+    line = ["flee"]
+    s = sc.play_line(sc.new_game(seed=7), line)
+    body = client.get("/api/state?seed=7&line=flee").json()
+    text = str(body)
+    visible = {str(c) for c in s.room} | {c["text"] for c in body["bottom"]}
+    hidden = [str(c) for c in s.dungeon if str(c) not in visible]
+    # the bottom holds the fled room; every other dungeon card is only counted by kind
+    assert all(f"'text': '{c}'" not in text for c in hidden)
+    assert sum(body["unseen"].values()) == len(hidden)
+
+
+def test_solve_matches_the_command_json(client: TestClient) -> None:
+    r = client.get("/api/solve?seed=42&variant=classic&weapon_rule=strict")
+    assert r.status_code == 200
+    got = r.json()
+    want = solve(42).to_json()
+    assert set(got) == set(want)
+    for key in ("format", "seed", "best_score", "proven", "line", "deck", "start"):
+        assert got[key] == want[key], key
+
+
+def test_solve_after_a_line_and_from_a_state(client: TestClient) -> None:
+    s = sc.play_line(sc.new_game(seed=3), ["flee"])
+    got = client.get("/api/solve?seed=3&line=flee").json()
+    assert got["best_score"] == solve(s).best_score
+    by_text = client.get("/api/solve", params={"state": s.to_text()}).json()
+    assert by_text["best_score"] == got["best_score"]
+
+
+def test_hint_gives_the_fair_agents_rows(client: TestClient) -> None:
+    line = "flee"
+    r = client.get(f"/api/hint?seed=11&line={line}")
+    assert r.status_code == 200
+    body = r.json()
+    game = sc.play_line(sc.new_game(seed=11), ["flee"])
+    info = sc.observe(InfoState.initial(sc.new_game(seed=11)), sc.FLEE, game)
+    want = hint_rows(FairAgent().evaluate(info))
+    assert [row["action"] for row in body["actions"]] == _legal_texts(game)
+    for got_row, want_row in zip(body["actions"], want, strict=True):
+        assert got_row["action"] == want_row["action"]
+        assert got_row["value"] == pytest.approx(want_row["value"])
+        assert got_row["exact"] == want_row["exact"]
+        assert set(got_row) >= {"action", "win_chance", "expected_score", "exact"}
+        if got_row["win_chance"] is not None:
+            assert 0.0 <= got_row["win_chance"] <= 1.0
+    assert body["agent"] == "fair"
+
+
+def test_review_of_a_short_game(client: TestClient) -> None:
+    start = sc.new_game(deck=SHORT_DECK, partial=True)
+    s, line = start, []
+    while not s.is_over:
+        a = sc.legal_actions(s)[0]
+        line.append(str(a))
+        s = sc.apply(s, a)
+    q = f"deck={quote(SHORT_DECK)}&line={','.join(line)}"
+    body = client.get(f"/api/review?{q}").json()
+    assert body["player"]["score"] == s.score
+    assert body["best"]["best_score"] == solve(start).best_score
+    assert body["best"]["best_score"] >= body["fair"]["score"]
+    assert body["best"]["best_score"] >= s.score
+    assert {d["step"] for d in body["decisions"]} <= set(range(1, len(line) + 1))
+    # the optimal line cut into rooms replays to the best score
+    flat = [a for room in body["rooms"] for a in room["actions"]]
+    assert flat == body["best"]["line"]
+    assert sc.play_line(start, flat).score == body["best"]["best_score"]
+    page = client.get(f"/review?{q}")
+    assert page.status_code == 200 and "Hindsight" in page.text
+
+
+def test_record_download_reads_back(client: TestClient) -> None:
+    r = client.get("/api/record?seed=5&line=flee")
+    assert r.status_code == 200
+    assert "attachment" in r.headers["content-disposition"]
+    rec = GameRecord.from_json(r.json())
+    assert rec.seed == 5 and rec.line == ("flee",)
+
+
+@pytest.mark.parametrize(
+    ("query", "field", "words"),
+    [
+        ("seed=abc", "seed", "whole number"),
+        ("seed=-1", "seed", "whole number"),
+        (f"seed={2**64}", "seed", "out of range"),
+        ("deck=ZZ", "deck", "ZZ"),
+        ("deck=5C&seed=1", "deck", "only one"),
+        ("", "seed", "give a seed"),
+        ("seed=1&variant=nope", "variant", "nope"),
+        ("seed=1&weapon_rule=soft", "weapon_rule", "soft"),
+        ("seed=1&line=zz", "line", "step 1"),
+        ("seed=42&line=flee,flee", "line", "step 2"),
+        ("seed=1&seed=2", "seed", "more than once"),
+        ("state=garbage", "state", "garbage"),
+    ],
+)
+def test_bad_input_names_the_field(client: TestClient, query: str, field: str,
+                                   words: str) -> None:
+    for path in ("/api/state", "/api/hint", "/api/solve"):
+        r = client.get(f"{path}?{query}")
+        assert r.status_code == 400, (path, query)
+        body = r.json()
+        assert body["field"] == field, (path, body)
+        assert words in body["error"], body
+    page = client.get(f"/play?{query}")
+    assert page.status_code == 400 and "That did not work" in page.text
+
+
+def test_the_line_of_an_ended_game_cannot_go_on(client: TestClient) -> None:
+    s = sc.new_game(deck="5C 3H", partial=True)
+    line = ",".join(str(a) for a in [sc.legal_actions(s)[0]])
+    s2 = sc.apply(s, sc.legal_actions(s)[0])
+    more = ",".join([line, str(sc.legal_actions(s2)[0]), "5C/f"])
+    r = client.get(f"/api/state?deck={quote('5C 3H')}&line={more}")
+    assert r.status_code == 400 and "over" in r.json()["error"]
+
+
+def test_limits_and_methods(client: TestClient) -> None:
+    r = client.get("/api/state?seed=1&line=" + "x" * (MAX_QUERY + 1))
+    assert r.status_code == 414 and r.json()["field"] == "query"
+    r = client.post("/api/state?seed=1", content=b"{}")
+    assert r.status_code in (405, 413)
+    assert "error" in r.json()
+    assert client.get("/api/nothing").status_code == 404
+    assert client.get("/static/../pyproject.toml").status_code == 404
+
+
+def test_busy_pool_answers_503_with_retry_after(client: TestClient) -> None:
+    pool = client.app.state.pool  # type: ignore[attr-defined]
+    saved = pool.in_flight
+    pool.in_flight = pool.queue_limit
+    try:
+        r = client.get("/api/hint?seed=1")
+    finally:
+        pool.in_flight = saved
+    assert r.status_code == 503
+    assert r.headers["retry-after"].isdigit()
+    assert "busy" in r.json()["error"]
+
+
+def test_pages_carry_the_csp_and_no_inline_script(client: TestClient) -> None:
+    for path in ("/", "/play?seed=1", "/analysis", "/analysis?seed=1", "/census", "/api",
+                 "/about", "/play?seed=oops"):
+        r = client.get(path)
+        assert r.headers["content-security-policy"] == CSP
+        assert "script-src 'self'" in CSP and "unsafe-inline" not in CSP
+        html = r.text
+        # every script element loads a file; none carries code
+        for chunk in html.split("<script")[1:]:
+            assert chunk.lstrip().startswith("src=")
+            assert chunk.split(">", 1)[1].startswith("</script>")
+
+
+def test_hostile_text_is_escaped(client: TestClient) -> None:
+    evil = "<script>alert(1)</script>"
+    for path in ("/play", "/analysis"):
+        for name in ("deck", "state", "seed"):
+            r = client.get(path, params={name: evil})
+            assert r.status_code == 400
+            assert evil not in r.text
+            assert "&lt;script&gt;" in r.text
+
+
+def test_daily_redirects_to_the_seed(client: TestClient) -> None:
+    r = client.get("/daily/2026-11-29", follow_redirects=False)
+    assert r.status_code == 302
+    assert r.headers["location"].startswith("/play?seed=20261129&")
+    assert client.get("/daily/2026-13-01").status_code == 400
+
+
+def test_census_from_data(client: TestClient) -> None:
+    body = client.get("/api/census").json()
+    if body["error"]:
+        pytest.skip(body["error"])
+    names = {v["variant"] for v in body["variants"]}
+    assert "classic/strict" in names
+    for v in body["variants"]:
+        assert 0 <= v["low"] <= v["share"] <= v["high"] <= 1
+        assert sum(v["histogram"].values()) == v["deals"]
+    assert client.get("/census").status_code == 200
+
+
+def test_openapi_lists_every_endpoint(client: TestClient) -> None:
+    doc = client.get("/api/openapi.json").json()
+    assert {"/api/solve", "/api/hint", "/api/state", "/api/review"} <= set(doc["paths"])
+
+
+FIELDS = st.sampled_from(["seed", "deck", "state", "variant", "weapon_rule", "line", "x"])
+VALUES = st.one_of(
+    st.text(max_size=60),
+    st.sampled_from(["42", "flee", "7D", "KS/w", "classic", "equal", SHORT_DECK, "-", "1e9"]),
+)
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.dictionaries(FIELDS, VALUES, max_size=4),
+       st.sampled_from(["/api/state", "/api/solve", "/api/hint", "/play", "/analysis"]))
+def test_any_query_gets_an_answer_not_a_crash(client: TestClient, query: dict[str, str],
+                                              path: str) -> None:
+    r = client.get(path, params=query)
+    assert r.status_code in (200, 400, 414), (path, query, r.status_code)
+    if r.status_code == 400 and path.startswith("/api/"):
+        assert r.json()["error"]
