@@ -17,7 +17,7 @@ import hashlib
 from functools import lru_cache
 from pathlib import Path
 
-from scoundrel_core._version import __version__
+from scoundrel_core import __version__
 
 from ..revision import solver_version
 
