@@ -108,3 +108,12 @@ def test_the_import_check_reads_relative_imports() -> None:
     pkg = SRC / "scoundrel_core" / "env" / "scalar.py"
     found = {(m, tuple(n)) for _, m, n in _imports(pkg)}
     assert ("scoundrel_core.rules", ("ROOM_SIZE", "apply_trusted", "legal_ids")) in found
+
+
+def test_the_agent_revision_reads_files_that_exist() -> None:
+    """fair.version hashes files by path: a move must not leave it pointing at nothing."""
+    from scoundrel_solver.fair.version import agent_source_files
+
+    files = agent_source_files()
+    assert all(p.is_file() for p in files), [str(p) for p in files if not p.is_file()]
+    assert {"encoding.py", "steps.py", "jit.py", "_kernel.py"} <= {p.name for p in files}
