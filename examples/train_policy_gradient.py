@@ -35,6 +35,7 @@ import numpy.typing as npt
 import scoundrel_core as sc
 from scoundrel_core.env import ScoundrelVectorEnv
 from scoundrel_core.env.observation import FLED, HEALTH, LAST_KILL, POTION_USED, ROOM, WEAPON
+from scoundrel_solver.provenance import csv_header, script_provenance
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -136,6 +137,7 @@ def train(args: argparse.Namespace) -> FloatArray:
     window: list[float] = []
     start = time.perf_counter()
     with open(args.csv or os.devnull, "w", newline="") as f:
+        f.write(csv_header(args.stamp))  # "# key: value" lines: command, commit, date
         out = csv.writer(f)
         out.writerow(["env_steps", "episodes", "seconds", "mean_score", "win_rate", "games"])
         next_log = args.log_every
@@ -220,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="write the learning curve to this CSV file (default: none)")
     p.add_argument("--eval-seeds", default="0:1000")
     args = p.parse_args(argv)
+    args.stamp = script_provenance(__file__, argv)
     if args.csv:
         os.makedirs(os.path.dirname(args.csv) or ".", exist_ok=True)
     theta = train(args)

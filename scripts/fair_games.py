@@ -39,6 +39,7 @@ from scoundrel_solver.fair.agent import FairAgent
 from scoundrel_solver.fair.api import play_fair
 from scoundrel_solver.fair.version import agent_version
 from scoundrel_solver.jsonl import drop_cut_line, read_json_lines
+from scoundrel_solver.provenance import parquet_metadata, provenance, script_provenance
 from scoundrel_solver.seeds import parse_seed_range
 
 
@@ -96,10 +97,13 @@ LEGACY_VERSION = "0.1.0 (agent of commit 7f5ee54 or earlier; no agent_version re
 KEY = ["variant", "weapon_rule", "seed"]
 
 
-def to_parquet(cache: Path, out: Path, census: Path | None = None) -> int:
+def to_parquet(cache: Path, out: Path, census: Path | None = None,
+               stamp: dict[str, str] | None = None) -> int:
     """Write the cache's games (and the variants of ``out`` the cache has none of),
     with the census's winnable column joined on; returns the number of rows."""
     import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
 
     df = pd.DataFrame(games_in(cache))
     if len(df):
@@ -130,7 +134,11 @@ def to_parquet(cache: Path, out: Path, census: Path | None = None) -> int:
         df["winnable_loss"] = df["winnable"] & ~df["won"].astype("boolean")
     df = df.sort_values(KEY).reset_index(drop=True)
     df["seed"] = df["seed"].astype("uint64")
-    df.to_parquet(out, index=False)
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    # the command, commit and date that made the file, in its key-value metadata
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                           **parquet_metadata(stamp or provenance())})
+    pq.write_table(table, out)
     return len(df)
 
 
@@ -144,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--census", type=Path, default=Path("data/census.parquet"),
                    help="where the winnable column comes from")
     args = p.parse_args(argv)
+    stamp = script_provenance(__file__, argv)
     if args.seeds:
         seeds = parse_seed_range(args.seeds)
         done = done_seeds(args.cache, args.variant, args.weapon_rule)
@@ -156,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
                 f.write(json.dumps(play(seed, args.variant, args.weapon_rule, agent)) + "\n")
                 f.flush()
     if args.parquet:
-        n = to_parquet(args.cache, args.parquet, args.census)
+        n = to_parquet(args.cache, args.parquet, args.census, stamp)
         print(f"{n} games -> {args.parquet}", file=sys.stderr)
     return 0
 

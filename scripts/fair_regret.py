@@ -50,6 +50,7 @@ import scoundrel_core as sc
 from scoundrel_solver.fair.api import make_agent
 from scoundrel_solver.fair.optimum import agent_value, draw_deck, fair_optimum
 from scoundrel_solver.fair.protocol import Agent
+from scoundrel_solver.provenance import csv_header, provenance, script_provenance
 
 DEFAULT_AGENTS = ["fair", "fair:max_depth=1", "fair:max_depth=0", "greedy"]
 
@@ -192,10 +193,12 @@ def markdown(rows: list[TableRow]) -> str:
     return "\n".join(lines)
 
 
-def write_csv(path: Path, fields: list[str], rows: Sequence[Sequence[object]]) -> None:
+def write_csv(path: Path, fields: list[str], rows: Sequence[Sequence[object]],
+              stamp: dict[str, str] | None = None) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
     with tmp.open("w", newline="") as f:
+        f.write(csv_header(stamp or provenance()))  # "# key: value" lines: command, commit, date
         w = csv.writer(f)
         w.writerow(fields)
         w.writerows(rows)
@@ -240,7 +243,7 @@ def read_rows(path: Path) -> list[Row]:
     """The deck rows of an earlier run (``--resume``)."""
     try:
         with path.open(newline="") as f:
-            found = list(csv.DictReader(f))
+            found = list(csv.DictReader(line for line in f if not line.startswith("#")))
         return [
             Row(
                 int(d["deck_size"]), d["deck"], d["agent"], float(d["optimal_score"]),
@@ -295,7 +298,7 @@ def run(args: argparse.Namespace, rows: list[Row]) -> None:
                     time.perf_counter() - t,
                 ))
                 bar.update()
-            write_csv(args.decks_csv, DECK_FIELDS, [r.csv() for r in rows])
+            write_csv(args.decks_csv, DECK_FIELDS, [r.csv() for r in rows], args.stamp)
     bar.close()
 
 
@@ -314,6 +317,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="keep the rows of --decks-csv and play only the missing ones")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
+    args.stamp = script_provenance(__file__, argv)
     rows: list[Row] = []
     t = time.perf_counter()
     try:
@@ -326,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"fair_regret: interrupted; {done} decks saved in {args.decks_csv}", file=sys.stderr)
         return 130
     summary = table(rows)
-    write_csv(args.csv, TABLE_FIELDS, summary)
+    write_csv(args.csv, TABLE_FIELDS, summary, args.stamp)
     print(markdown(summary))
     print(f"\n{len(rows)} deck-agent rows in {time.perf_counter() - t:.0f} s; "
           f"table -> {args.csv}, decks -> {args.decks_csv}", file=sys.stderr)

@@ -135,6 +135,7 @@ def test_summary_counts_and_interval_on_a_hand_made_store(
     assert h["histogram"] == {"-50": 1, "-40": 1, "-9": 1, "-7": 1, "0": 1, "4": 1, "12": 1,
                               "30": 2}
     assert got[0]["median_best"] == 11 and got[0]["winnable_ci95"][1] == 1.0
+    assert (h["first_seed"], h["last_seed"], got[0]["last_seed"]) == (0, 8, 2)
     assert main(["summary", "--db", str(tmp_path / "c.sqlite")]) == 0
     table = capsys.readouterr().out
     assert "| hard/strict | 9 | 6 | 4 | 44.444% (18.878% – 87.942%) | 2 |" in table
@@ -215,3 +216,22 @@ def test_a_parquet_that_is_not_an_export_is_refused_by_name(
         assert main(["import", "--db", str(tmp_path / "c.sqlite"), str(tmp_path / name)]) == 2
         err = capsys.readouterr().err
         assert says in err and name in err and "Traceback" not in err
+
+
+def test_an_export_of_a_seed_range_carries_its_provenance(tmp_path: Path) -> None:
+    import pyarrow.parquet as pq
+
+    from scoundrel_solver.provenance import read_provenance
+
+    db = str(tmp_path / "c.sqlite")
+    with make(tmp_path / "c.sqlite", [row(s, 2) for s in range(10)]
+              + [row(s, 1, variant="classic") for s in range(10)]):
+        pass
+    out = str(tmp_path / "c.parquet")
+    assert main(["export", "--db", db, "--seeds", "3:6", "--out", out]) == 0
+    table = pq.read_table(out)
+    assert sorted(zip(table["variant"].to_pylist(), table["seed"].to_pylist(),
+                      strict=True)) == [(v, s) for v in ("classic", "hard") for s in (3, 4, 5)]
+    stamp = read_provenance(out)
+    assert stamp["command"].endswith(f"export --db {db} --seeds 3:6 --out {out}")
+    assert stamp["version"] and stamp["commit"] and stamp["date"].startswith("20")

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from scoundrel_core.env import ScoundrelVectorEnv
+from scoundrel_solver.provenance import read_provenance
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "train_policy_gradient.py"
 
@@ -26,7 +27,8 @@ def test_policy_gradient_example_writes_a_learning_curve(tmp_path: Path) -> None
     argv = ["--minutes", "30", "--max-steps", "1000", "--envs", "32", "--log-every", "500",
             "--csv", str(out), "--eval-seeds", "0:8"]
     assert ex.main(argv) == 0
-    rows = list(csv.DictReader(out.open()))
+    assert read_provenance(out)["command"].startswith("python ")
+    rows = list(csv.DictReader(line for line in out.open() if not line.startswith("#")))
     assert rows and int(rows[-1]["env_steps"]) >= 500
     assert all(-188 <= float(r["mean_score"]) <= 30 for r in rows)
     # the policy only ever gives probability to legal actions

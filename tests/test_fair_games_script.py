@@ -12,6 +12,7 @@ import scoundrel_core as sc
 from conftest import load_script
 from scoundrel_solver import solve
 from scoundrel_solver.fair import play_fair
+from scoundrel_solver.provenance import read_provenance
 
 pytestmark = pytest.mark.usefixtures("warm_solver")
 
@@ -51,6 +52,7 @@ def test_rows_match_play_fair_and_resume(tmp_path: Path) -> None:
     import pandas as pd
 
     df = pd.read_parquet(out)
+    assert set(read_provenance(out)) == {"command", "commit", "date", "version"}
     assert list(df.seed) == [0, 1, 2] and list(df.score) == [r["score"] for r in rows]
     from scoundrel_solver.fair.version import agent_version
 

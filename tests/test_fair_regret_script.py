@@ -11,6 +11,8 @@ from types import ModuleType
 
 import pytest
 
+from scoundrel_solver.provenance import read_provenance
+
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "fair_regret.py"
 
 
@@ -25,7 +27,7 @@ def _script() -> ModuleType:
 
 def _read(path: Path) -> list[dict[str, str]]:
     with path.open() as f:
-        return list(csv.DictReader(f))
+        return list(csv.DictReader(line for line in f if not line.startswith("#")))
 
 
 def test_table_rows_are_the_deck_means_and_bounded_by_the_optimum(
@@ -42,6 +44,7 @@ def test_table_rows_are_the_deck_means_and_bounded_by_the_optimum(
     assert _script().main(argv) == 0
     per_deck, rows = _read(decks), _read(table)
     assert len(per_deck) == 6 and len(rows) == 3
+    assert read_provenance(table)["version"] and read_provenance(decks)["commit"]
     assert "| 5 | 2 | `greedy` |" in capsys.readouterr().out
     for row in rows:
         mine = [d for d in per_deck if d["agent"] == row["agent"]]

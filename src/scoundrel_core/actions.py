@@ -22,6 +22,7 @@ __all__ = ["FLEE", "NUM_ACTIONS", "Action", "as_action", "fight", "parse_action_
 
 FLEE_ID: Final = 88
 NUM_ACTIONS: Final = 89
+"""Size of the action space: two actions per card id (resolve, fight with the weapon) and flee."""
 
 
 class Action(int):
@@ -65,6 +66,7 @@ class Action(int):
 
 
 FLEE: Final = Action(FLEE_ID)
+"""The flee action (number 88)."""
 
 ACTIONS: Final[tuple[Action, ...]] = tuple(Action(i) for i in range(NUM_ACTIONS))
 """Every action, indexed by its integer (shared instances, no allocation per move)."""

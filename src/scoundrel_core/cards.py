@@ -33,6 +33,7 @@ __all__ = [
 ]
 
 DECK_SIZE: Final = 44
+"""Cards in the Scoundrel deck: 26 monsters, 9 weapons, 9 potions."""
 
 
 class Kind(IntEnum):

@@ -28,6 +28,7 @@ __all__ = ["MAX_SEED", "daily_seed", "deal", "splitmix64"]
 _MASK64 = (1 << 64) - 1
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 MAX_SEED = _MASK64
+"""The largest seed, 2**64 - 1: seeds run over every unsigned 64-bit integer."""
 
 
 def splitmix64(seed: int) -> Iterator[int]:

@@ -78,34 +78,49 @@ __all__ = [
 # -- the rules' numbers ------------------------------------------------------------------
 
 MAX_HEALTH: Final = 20  # the one definition: scoundrel_core.MAX_HEALTH is this
+"""Health at the start, and the most a player can have (the one definition)."""
 ROOM_SIZE: Final = 4
+"""Cards in a full room."""
 RESOLVED_PER_ROOM: Final = ROOM_SIZE - 1  # cards resolved before the room is refilled
+"""Cards resolved before the room is refilled."""
 UNUSED_REACH: Final = 14  # an unused weapon may fight every monster (an ace is 14)
+"""The reach of an unused weapon: every monster (an ace is 14)."""
 
 # -- kinds: the numbers of scoundrel_core.Kind -----------------------------------------------
 
 KIND_NONE: Final = -1  # the kind of NO_CARD
+"""The kind of ``NO_CARD``."""
 KIND_MONSTER: Final = int(Kind.MONSTER)
+"""``Kind.MONSTER`` as a number."""
 KIND_WEAPON: Final = int(Kind.WEAPON)
+"""``Kind.WEAPON`` as a number."""
 KIND_POTION: Final = int(Kind.POTION)
+"""``Kind.POTION`` as a number."""
 
 # -- card types -------------------------------------------------------------------------
 
 NO_CARD: Final = 0
+"""The type of an empty slot."""
 NTYPES: Final = 32  # arrays indexed by type have this length (index 0: no card)
+"""The length of arrays indexed by card type (index 0: no card)."""
 TYPE_BITS: Final = 5
+"""Bits that hold one card type."""
 TYPE_MASK: Final = (1 << TYPE_BITS) - 1
+"""The mask of one card type's bits."""
 
 
 def monster_type(value: int) -> int:
+    """The type of the monster of this value (2..14 -> 1..13)."""
     return value - 1
 
 
 def weapon_type(value: int) -> int:
+    """The type of the weapon of this value (2..10 -> 14..22)."""
     return value + 12
 
 
 def potion_type(value: int) -> int:
+    """The type of the potion of this value (2..10 -> 23..31)."""
     return value + 21
 
 
@@ -127,8 +142,11 @@ def card_type(c: Card) -> int:
 
 
 FIRST_MONSTER: Final = 1  # the type of the monster of value 2
+"""The type of the monster of value 2."""
 FIRST_WEAPON: Final = 14
+"""The type of the weapon of value 2."""
 FIRST_POTION: Final = 23
+"""The type of the potion of value 2."""
 
 
 def type_kind(t: int) -> int:
@@ -165,8 +183,11 @@ TYPE_KIND, TYPE_VALUE = _type_tables()
 
 # The places of the variants in FLEE_RULES (the observation's flee-rule slot; tested).
 FLEE_NOT_TWICE: Final = 0  # classic: a room dealt by a flee may not be fled
+"""Classic's flee rule: a room dealt by a flee may not be fled."""
 FLEE_ANY: Final = 1  # easy: any full room, also several times in a row
+"""Easy's flee rule: any full room, also several times in a row."""
 FLEE_NEVER: Final = 2  # hard
+"""Hard's flee rule: no fleeing."""
 
 _FLEE_RULE_CODE: Final = {"classic": FLEE_NOT_TWICE, "easy": FLEE_ANY, "hard": FLEE_NEVER}
 

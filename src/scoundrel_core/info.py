@@ -139,6 +139,7 @@ class InfoState:
         return sum(c.value for c in cards if c.kind is Kind.MONSTER)
 
     def can_flee(self) -> bool:
+        """Whether the rules allow fleeing this room now."""
         return not self.is_over and self.variant.allows_flee(
             room_size=len(self.room), resolved=self.resolved_in_room,
             dungeon_size=self.dungeon_size, fled_last=self.fled_last,

@@ -100,16 +100,27 @@ def _step(fn: Callable[..., Any]) -> Any:
 
 
 fight_damage: Final = _step(steps.fight_damage)
+"""``steps.fight_damage`` compiled for the numba engines (inlined where they call it)."""
 kill_reach: Final = _step(steps.kill_reach)
+"""``steps.kill_reach`` compiled for the numba engines (inlined where they call it)."""
 card_effect: Final = _step(steps.card_effect)
+"""``steps.card_effect`` compiled for the numba engines (inlined where they call it)."""
 wear_after: Final = _step(steps.wear_after)
+"""``steps.wear_after`` compiled for the numba engines (inlined where they call it)."""
 reach_after: Final = _step(steps.reach_after)
+"""``steps.reach_after`` compiled for the numba engines (inlined where they call it)."""
 weapon_reach: Final = _step(steps.weapon_reach)
+"""``steps.weapon_reach`` compiled for the numba engines (inlined where they call it)."""
 death_score: Final = _step(steps.death_score)
+"""``steps.death_score`` compiled for the numba engines (inlined where they call it)."""
 win_score: Final = _step(steps.win_score)
+"""``steps.win_score`` compiled for the numba engines (inlined where they call it)."""
 may_flee: Final = _step(steps.may_flee)
+"""``steps.may_flee`` compiled for the numba engines (inlined where they call it)."""
 type_kind: Final = _step(encoding.type_kind)
+"""``encoding.type_kind`` compiled for the numba engines."""
 type_value: Final = _step(encoding.type_value)
+"""``encoding.type_value`` compiled for the numba engines."""
 
 # -- the deal -----------------------------------------------------------------------------
 

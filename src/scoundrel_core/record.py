@@ -32,6 +32,7 @@ from .variants import Variant, get_variant
 __all__ = ["RECORD_FORMAT", "GameRecord"]
 
 RECORD_FORMAT: Final = "scoundrel-record/1"
+"""The ``format`` field of a game record's JSON."""
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,7 @@ class GameRecord:
     # -- JSON ----------------------------------------------------------------------
 
     def to_json(self) -> dict[str, object]:
+        """The record as a JSON object (``format`` ``scoundrel-record/1``)."""
         return {
             "format": RECORD_FORMAT,
             "seed": self.seed,
@@ -155,6 +157,7 @@ class GameRecord:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> GameRecord:
+        """Read a record from a JSON file, replaying and checking every step."""
         if not isinstance(path, (str, os.PathLike)):  # an int would open a file descriptor
             raise RecordError(f"record path {path!r:.80} is not a file name")
         try:

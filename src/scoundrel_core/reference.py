@@ -42,6 +42,7 @@ START_HEALTH = 20
 MAX_HEALTH = 20
 ROOM_CARDS = 4
 FLEE_ACTION = 88
+"""The flee action's number, the same as :data:`scoundrel_core.FLEE` (restated here on purpose)."""
 
 FLEE_RULES = ("classic", "easy", "hard")
 WEAPON_RULES = ("strict", "equal")

@@ -22,7 +22,9 @@ from .steps import may_flee, weapon_reach
 __all__ = ["FLEE_RULES", "VARIANTS", "WEAPON_RULES", "Variant", "get_variant"]
 
 FLEE_RULES: Final = ("classic", "easy", "hard")
+"""The variants' names, by their flee rule: classic, easy, hard."""
 WEAPON_RULES: Final = ("strict", "equal")
+"""The weapon rules: strict (a weapon fights monsters below its last kill) or equal (up to it)."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,7 @@ class Variant:
 
     @classmethod
     def from_code(cls, code: int) -> Variant:
+        """The variant of a small integer code (:attr:`Variant.code`)."""
         return _BY_CODE[code]
 
     def __str__(self) -> str:
@@ -87,6 +90,7 @@ class Variant:
 
 
 VARIANTS: Final[dict[str, Variant]] = {name: Variant(name) for name in FLEE_RULES}
+"""Each variant under the strict weapon rule, by name."""
 _BY_CODE: Final = {v.code: v for v in (Variant(n, w) for n in FLEE_RULES for w in WEAPON_RULES)}
 
 

@@ -189,6 +189,7 @@ class Batch:
         return self.seeds.count - len(self._settled)
 
     def todo(self) -> Iterator[int]:
+        """The seeds of the range still to solve, in order, made lazily."""
         return (seed for seed in self.seeds if seed not in self._settled)
 
     def run(self) -> Generator[SolveResult, None, None]:

@@ -45,6 +45,9 @@ __all__ = [
 ]
 
 ENV_ID = "Scoundrel-v0"
+"""The gymnasium id this package registers (``scoundrel_core.env:Scoundrel-v0`` in
+``gymnasium.make``).
+"""
 
 if ENV_ID not in registry:
     register(

@@ -84,24 +84,43 @@ __all__ = [
 ]
 
 ROOM: Final = slice(0, 4)
+"""Slots 0-3: the room's cards (card id + 1, 0 for empty) in room order."""
 HEALTH: Final = 4
+"""Slot 4: health."""
 WEAPON: Final = 5
+"""Slot 5: the equipped weapon's value, 0 for none."""
 LAST_KILL: Final = 6
+"""Slot 6: the value of the weapon's last kill, 0 while unused."""
 POTION_USED: Final = 7
+"""Slot 7: 1 if a potion was drunk in this room."""
 RESOLVED: Final = 8
+"""Slot 8: cards resolved in this room, 0..3."""
 FLED: Final = 9
+"""Slot 9: 1 if this room was dealt by a flee and nothing of it is resolved yet."""
 OVER: Final = 10
+"""Slot 10: 1 once the game has ended."""
 FLEE_RULE: Final = 11
+"""Slot 11: the flee rule, 0 classic, 1 easy, 2 hard."""
 WEAPON_RULE: Final = 12
+"""Slot 12: the weapon rule, 0 strict, 1 equal."""
 UNSEEN: Final = 13
+"""Slot 13: how many unseen cards lie on top of the dungeon."""
 BOTTOM_SIZE: Final = 14
+"""Slot 14: how many known fled cards lie under them."""
 TYPES0: Final = 15
 NUM_TYPES: Final = NTYPES - 1  # 31
+"""Card types a player can tell apart by effect: 13 monster values, 9 weapons, 9 potions."""
 UNSEEN_BY_TYPE: Final = slice(TYPES0, TYPES0 + NUM_TYPES)
+"""Slots 15-45: how many unseen cards of each type (0..2)."""
 BOTTOM0: Final = TYPES0 + NUM_TYPES
 BOTTOM_CAP: Final = 40
+"""The most fled cards the bottom can hold (a flee needs a full room, so at most 40 lie below
+it).
+"""
 BOTTOM: Final = slice(BOTTOM0, BOTTOM0 + BOTTOM_CAP)
+"""Slots 46-85: the fled cards at the bottom, card id + 1, the next to come up first."""
 OBS_SIZE: Final = BOTTOM0 + BOTTOM_CAP
+"""Length of an observation: 86."""
 
 OBS_DTYPE: Final = np.int8
 

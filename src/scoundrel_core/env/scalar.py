@@ -41,6 +41,7 @@ from .view import PlayerView
 __all__ = ["ILLEGAL_ACTION_MODES", "ScoundrelEnv", "check_options", "room_text"]
 
 ILLEGAL_ACTION_MODES: Final = ("loss", "raise")
+"""What an illegal action may do: end the game as a loss (default) or raise."""
 
 ObsArray = npt.NDArray[np.int8]
 
@@ -158,6 +159,9 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
     def step(self, action: int | np.integer[Any]) -> tuple[
         ObsArray, float, bool, bool, dict[str, Any]
     ]:
+        """Play one action: observation, reward (the score on the last step), terminated,
+        truncated, info.
+        """
         if self._state is None:
             raise ScoundrelError("step() before reset(): call reset() first")
         if self._ended:
@@ -201,6 +205,7 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
         return mask_of(self._legal)
 
     def render(self) -> str | None:
+        """The position as text in ``render_mode="ansi"``, else None."""
         if self.render_mode != "ansi" or self._state is None:
             return None
         return room_text(self.info_state)

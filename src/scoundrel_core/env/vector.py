@@ -53,6 +53,7 @@ __all__ = [
 
 RING = K.RING_MASK + 1
 MAX_LEGAL = K.MAX_LEGAL
+"""Most legal actions a position can have: the width of the legal-action lists."""
 
 
 class ScoundrelVectorEnv(VectorEnv[npt.NDArray[np.int8], npt.NDArray[np.int64], Any]):
@@ -162,6 +163,9 @@ class ScoundrelVectorEnv(VectorEnv[npt.NDArray[np.int8], npt.NDArray[np.int64], 
         npt.NDArray[np.int8], npt.NDArray[np.float64], npt.NDArray[np.bool_],
         npt.NDArray[np.bool_], dict[str, Any],
     ]:
+        """Step every game with its action; finished games reset on the next step (gymnasium's
+        next-step autoreset).
+        """
         if not self._started:
             raise ScoundrelError("step() before reset(): call reset() first")
         a = np.asarray(actions, dtype=np.int64).reshape(-1)

@@ -50,6 +50,7 @@ __all__ = [
 ]
 
 SHORT_NAME: Final = "python_scoundrel"
+"""The name the game is registered under in OpenSpiel (``pyspiel.load_game``)."""
 
 WORST_SCORE: Final = MAX_HEALTH - sum(c.value for c in FULL_DECK if c.is_monster)
 """-188: dying at once with every monster left (see ``env.observation.WORST_SCORE``)."""
@@ -80,9 +81,13 @@ GAME_TYPE: Final = pyspiel.GameType(
     provides_observation_tensor=True,
     parameter_specification={"variant": "classic", "weapon_rule": "strict", "seed": -1},
 )
+"""OpenSpiel's description of the game: one player, explicit chance, imperfect information,
+terminal reward.
+"""
 
 
 def game_info() -> pyspiel.GameInfo:
+    """OpenSpiel's sizes of the game: actions, chance outcomes, players, utilities and length."""
     return pyspiel.GameInfo(
         num_distinct_actions=NUM_ACTIONS,
         max_chance_outcomes=DECK_SIZE,
@@ -184,12 +189,14 @@ class ScoundrelSpielGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(GAME_TYPE, game_info(), params or {})
 
     def new_initial_state(self) -> ScoundrelSpielState:
+        """The start of a game: the seeded deal's opening, or chance dealing the first room."""
         return ScoundrelSpielState(self)
 
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None,
         params: dict[str, Any] | None = None,
     ) -> Any:
+        """The observer OpenSpiel asks for: the information state or the observation."""
         from .observer import make_observer
 
         return make_observer(iig_obs_type, params)
@@ -235,6 +242,7 @@ class ScoundrelSpielState(pyspiel.State):  # type: ignore[misc]
     # -- OpenSpiel's state API -----------------------------------------------------
 
     def current_player(self) -> int:
+        """The player to act: 0, chance while cards are to be drawn, or terminal."""
         if self.info.is_over:
             return int(pyspiel.PlayerId.TERMINAL)
         if self.to_draw:
@@ -246,6 +254,9 @@ class ScoundrelSpielState(pyspiel.State):  # type: ignore[misc]
         return [int(a) for a in self.info.legal_actions()]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The next card drawn: each unseen card with equal probability, or the next fled card
+        at the bottom.
+        """
         assert self.to_draw
         info = self.info
         if info.unseen:
@@ -297,9 +308,11 @@ class ScoundrelSpielState(pyspiel.State):  # type: ignore[misc]
         return str(Action(action))
 
     def is_terminal(self) -> bool:
+        """Whether the game is over."""
         return self.info.is_over
 
     def returns(self) -> list[float]:
+        """The player's return: the final score once the game is over, else 0."""
         score = self.info.score
         return [float(score) if score is not None else 0.0]
 

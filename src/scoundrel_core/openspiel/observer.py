@@ -48,6 +48,9 @@ TO_DRAW: Final = BOTTOM0 + BOTTOM_CAP
 BY_FLEE: Final = TO_DRAW + 1
 SCORE: Final = BY_FLEE + 1
 INFO_SIZE: Final = SCORE + 1
+"""Length of the information-state tensor: the observation's head, the unseen cards, the
+bottom, the draws pending, the flee flag and the score.
+"""
 
 
 def info_tensor(state: Any, out: npt.NDArray[np.float32]) -> None:
@@ -72,10 +75,12 @@ class InfoStateObserver:
         self.dict = {"info_state": self.tensor}
 
     def set_from(self, state: Any, player: int) -> None:
+        """Write ``state``'s information-state tensor (one player: ``player`` is 0)."""
         del player
         info_tensor(state, self.tensor)
 
     def string_from(self, state: Any, player: int) -> str:
+        """The information state as its one-line text form."""
         del player
         return str(state.info_text())
 
@@ -88,10 +93,12 @@ class ObservationObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: Any, player: int) -> None:
+        """Write ``state``'s observation: the gymnasium env's 86 slots."""
         del player
         self.tensor[:] = encode(state.info)
 
     def string_from(self, state: Any, player: int) -> str:
+        """The room, health and weapon as a short text."""
         del player
         return room_text(state.info)
 

@@ -31,6 +31,7 @@ from .work import solve_chunk
 __all__ = ["DEFAULT_CHUNK", "CensusRun"]
 
 DEFAULT_CHUNK = 50  # seeds per task: seconds of work on classic, a fraction on hard
+"""Seeds per task by default: seconds of work on classic, a fraction of one on hard."""
 CONNECT_TIMEOUT = 5.0  # seconds to reach a --scheduler before giving up
 
 

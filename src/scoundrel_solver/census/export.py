@@ -2,7 +2,10 @@
 
 Rows are written in (variant, weapon rule, seed) order, in batches, so the
 export of a huge store needs little memory. The seed is the real seed (a
-``uint64`` column in Parquet), not the shifted value SQLite holds.
+``uint64`` column in Parquet), not the shifted value SQLite holds. ``seeds``
+limits the export to a seed range (the published file keeps seeds 0-99,999 of
+each variant). A Parquet file carries its provenance (command, commit, date,
+version) as key-value metadata, see :mod:`scoundrel_solver.provenance`.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ from collections.abc import Iterator
 from itertools import islice
 from pathlib import Path
 
+from ..provenance import parquet_metadata
+from ..seeds import SeedRange
 from .errors import CensusError, require
 from .store import COLUMNS, CensusRow, Store
 
@@ -20,13 +25,14 @@ __all__ = ["export"]
 BATCH = 65_536
 
 
-def _batches(store: Store) -> Iterator[list[CensusRow]]:
-    rows = store.rows()
+def _batches(store: Store, seeds: SeedRange | None) -> Iterator[list[CensusRow]]:
+    rows = store.rows(seeds=seeds)
     while batch := list(islice(rows, BATCH)):
         yield batch
 
 
-def _parquet(store: Store, path: Path) -> int:
+def _parquet(store: Store, path: Path, seeds: SeedRange | None,
+             stamp: dict[str, str] | None) -> int:
     require("pyarrow")
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -36,11 +42,11 @@ def _parquet(store: Store, path: Path) -> int:
         ("best_score", pa.int16()), ("upper_bound", pa.int16()), ("proven", pa.bool_()),
         ("winnable", pa.bool_()), ("nodes", pa.int64()), ("seconds", pa.float64()),
         ("solver_version", pa.string()),
-    ])
+    ], metadata=parquet_metadata(stamp) if stamp else None)
     assert tuple(schema.names) == COLUMNS
     n = 0
     with pq.ParquetWriter(path, schema, compression="zstd") as writer:
-        for batch in _batches(store):
+        for batch in _batches(store, seeds):
             columns = list(zip(*batch, strict=True))
             writer.write_table(pa.Table.from_arrays(
                 [pa.array(col, type=field.type) for col, field in zip(columns, schema,
@@ -50,25 +56,32 @@ def _parquet(store: Store, path: Path) -> int:
     return n
 
 
-def _csv(store: Store, path: Path) -> int:
+def _csv(store: Store, path: Path, seeds: SeedRange | None) -> int:
     n = 0
     with path.open("w", newline="") as f:
         out = csv.writer(f)
         out.writerow(COLUMNS)
-        for batch in _batches(store):
+        for batch in _batches(store, seeds):
             out.writerows(batch)
             n += len(batch)
     return n
 
 
-def export(store: Store, out: str | Path) -> int:
-    """Write every stored row to ``out`` (``.parquet`` or ``.csv``); returns the count."""
+def export(store: Store, out: str | Path, seeds: SeedRange | None = None,
+           provenance: dict[str, str] | None = None) -> int:
+    """Write the stored rows (of ``seeds``, or all) to ``out`` (``.parquet`` or ``.csv``).
+
+    ``provenance`` (:func:`scoundrel_solver.provenance.provenance`) goes into a
+    Parquet file's metadata. Returns the number of rows written.
+    """
     path = Path(out)
     suffix = path.suffix.lower()
     if suffix not in (".parquet", ".pq", ".csv"):
         raise CensusError(f"cannot export to {str(path)!r}: the name must end in "
                           ".parquet or .csv")
     try:
-        return _csv(store, path) if suffix == ".csv" else _parquet(store, path)
+        if suffix == ".csv":
+            return _csv(store, path, seeds)
+        return _parquet(store, path, seeds, provenance)
     except OSError as err:
         raise CensusError(f"cannot write {str(path)!r}: {err.strerror or err}") from None

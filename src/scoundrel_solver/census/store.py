@@ -35,13 +35,17 @@ __all__ = [
 ]
 
 FORMAT = "scoundrel-census/1"
+"""The store's format, kept in its ``meta`` table."""
 DEFAULT_DB = "scoundrel-census.sqlite"
+"""The store's file name when ``--db`` is not given."""
 SEED_SHIFT = 2**63  # stored seed = seed - SEED_SHIFT: 0 .. 2**64-1 fits a signed INTEGER
+"""Stored seed = seed - SEED_SHIFT, so 0 .. 2**64-1 fits SQLite's signed INTEGER in order."""
 
 COLUMNS = (
     "variant", "weapon_rule", "seed", "best_score", "upper_bound", "proven", "winnable",
     "nodes", "seconds", "solver_version",
 )
+"""The columns of a stored row, in order (also the export's)."""
 
 _SCHEMA = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -151,6 +155,7 @@ class Store:
             raise
 
     def close(self) -> None:
+        """Close the database (``with Store(...)`` does it)."""
         self.conn.close()
 
     def __enter__(self) -> Store:

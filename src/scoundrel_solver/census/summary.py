@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from ..summary import wilson
-from .store import Store
+from .store import SEED_SHIFT, Store
 
 __all__ = ["Summary", "format_table", "summarize", "wilson"]
 
@@ -58,8 +58,12 @@ class Summary:
     mean_best: float
     median_best: float
     histogram: dict[int, int]
+    first_seed: int = 0
+    last_seed: int = 0
+    """The lowest and highest seed stored (all seeds between when ``deals`` is their count)."""
 
     def to_json(self) -> dict[str, object]:
+        """The summary line as a JSON object (the histogram's scores as strings)."""
         obj = asdict(self)
         obj["winnable_ci95"] = list(self.winnable_ci95)
         obj["histogram"] = {str(k): v for k, v in self.histogram.items()}
@@ -71,9 +75,9 @@ def summarize(store: Store) -> list[Summary]:
     out = []
     counts = store.conn.execute(
         "SELECT variant, weapon_rule, COUNT(*), SUM(proven), SUM(winnable = 1), "
-        f"SUM(winnable IS NULL), SUM(best_score >= {REACH}) FROM results "
+        f"SUM(winnable IS NULL), SUM(best_score >= {REACH}), MIN(seed), MAX(seed) FROM results "
         "GROUP BY variant, weapon_rule ORDER BY variant, weapon_rule").fetchall()
-    for variant, rule, deals, proven, won, undecided, reach in counts:
+    for variant, rule, deals, proven, won, undecided, reach, low_seed, high_seed in counts:
         histogram = dict(store.conn.execute(
             "SELECT best_score, COUNT(*) FROM results WHERE variant = ? AND weapon_rule = ? "
             "GROUP BY best_score ORDER BY best_score", (variant, rule)).fetchall())
@@ -84,6 +88,7 @@ def summarize(store: Store) -> list[Summary]:
             winnable_ci95=(wilson(won, deals)[0], wilson(won + undecided, deals)[1]),
             reach_30=reach, mean_best=mean, median_best=_median(histogram),
             histogram=histogram,
+            first_seed=low_seed + SEED_SHIFT, last_seed=high_seed + SEED_SHIFT,
         ))
     return out
 

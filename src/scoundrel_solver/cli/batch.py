@@ -52,6 +52,7 @@ def _saved(batch: Batch, out: str | None) -> str:
 
 
 def run_batch(args: argparse.Namespace) -> int:
+    """``scoundrel-solve --seeds A:B``: solve a range, print the summary, keep rows in ``--out``."""
     refuse(args, ["fair", "advise"], "to --seeds (a batch solves with the dungeon known)")
     variant = variant_from(args)
     batch = Batch(args.seeds, variant, out=args.out,

@@ -2,7 +2,7 @@
 
     scoundrel-census run --seeds 0:100000 --variant hard --weapon-rule strict
     scoundrel-census summary [--json]
-    scoundrel-census export --out census.parquet      # or .csv
+    scoundrel-census export --out census.parquet [--seeds A:B]      # or .csv
     scoundrel-census import results.jsonl [...]        # files of scoundrel-solve --out
     scoundrel-census import data/census.parquet        # or an export: rebuilds a store
 
@@ -70,6 +70,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Write every stored result, one row per deal, to a Parquet or CSV "
         "file (the format follows the file's extension).")
     export.add_argument("--out", required=True, metavar="FILE", help="FILE.parquet or FILE.csv")
+    export.add_argument("--seeds", metavar="A:B", default=None,
+                        help="only the seeds A..B-1 of each variant (default: all)")
 
     imp = sub.add_parser(
         "import", parents=[db],
@@ -150,9 +152,11 @@ def _summary(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     from ..census.export import export
+    from ..provenance import provenance
 
+    seeds = None if args.seeds is None else parse_seed_range(args.seeds)
     with Store(args.db, create=False) as store:
-        n = export(store, args.out)
+        n = export(store, args.out, seeds=seeds, provenance=provenance([PROG, *args.argv]))
     print(f"{n} rows written to {args.out}")
     return 0
 
@@ -173,6 +177,7 @@ def _import(args: argparse.Namespace) -> int:
 
 def _body(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # the command, for provenance
     command = {"run": _run, "summary": _summary, "export": _export, "import": _import}
     try:
         return command[args.command](args)
@@ -188,6 +193,8 @@ def _body(argv: Sequence[str] | None) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """``scoundrel-census``: returns the exit code (0; 1 a failing cluster; 2 bad input; 130
+    Ctrl-C)."""
     return run_command(PROG, lambda: _body(argv))
 
 

@@ -26,24 +26,28 @@ def _quiet_on_closed_pipe(main: Callable[[Sequence[str] | None], int]) -> int:
 
 
 def solve_main() -> int:
+    """The ``scoundrel-solve`` console script."""
     from .solve import main
 
     return _quiet_on_closed_pipe(main)
 
 
 def eval_main() -> int:
+    """The ``scoundrel-eval`` console script."""
     from .eval import main
 
     return _quiet_on_closed_pipe(main)
 
 
 def play_main() -> int:
+    """The ``scoundrel-play`` console script."""
     from .play import main
 
     return _quiet_on_closed_pipe(main)
 
 
 def census_main() -> int:
+    """The ``scoundrel-census`` console script."""
     from .census import main
 
     return _quiet_on_closed_pipe(main)

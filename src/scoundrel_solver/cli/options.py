@@ -64,6 +64,7 @@ class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are :class:`UsageError` (one line, exit 2), not usage."""
 
     def error(self, message: str) -> NoReturn:
+        """Raise :class:`UsageError` with argparse's message (one line, exit 2)."""
         raise UsageError(message)
 
 
@@ -159,6 +160,7 @@ _Options = argparse._ActionsContainer
 
 
 def add_seeds_option(p: _Options, help: str, default: str | None = None) -> None:
+    """Add ``--seeds A:B`` (a lazy seed range)."""
     p.add_argument("--seeds", metavar="A:B", type=seed_range, default=default, help=help)
 
 

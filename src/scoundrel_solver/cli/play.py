@@ -253,6 +253,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """``scoundrel-play``: returns the exit code (0, 2 bad input, 130 Ctrl-C)."""
     return run_command(PROG, lambda: _main(argv))
 
 

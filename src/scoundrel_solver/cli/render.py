@@ -118,6 +118,7 @@ def batch_summary(s: Summary) -> dict[str, Any]:
 
 
 def print_summary(summary: dict[str, Any], as_json: bool) -> None:
+    """Print a batch's summary as text or as one JSON object."""
     if as_json:
         print(json.dumps(summary))
         return
@@ -142,6 +143,7 @@ def eval_report(s: Summary, wall_seconds: float) -> dict[str, Any]:
 
 
 def print_eval(report: dict[str, Any], title: str, as_json: bool) -> None:
+    """Print an evaluation's report as text (under ``title``) or as one JSON object."""
     if as_json:
         print(json.dumps(report))
         return

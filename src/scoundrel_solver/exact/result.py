@@ -8,6 +8,7 @@ from typing import Any
 __all__ = ["JSON_FORMAT", "SolveResult"]
 
 JSON_FORMAT = "scoundrel-solve/1"
+"""The ``format`` field of ``scoundrel-solve --json``."""
 
 
 @dataclass(frozen=True)

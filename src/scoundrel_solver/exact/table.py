@@ -17,6 +17,7 @@ from ._kernel import BUCKET, HEALTHS
 __all__ = ["DEFAULT_TABLE_MIB", "TranspositionTable", "check_table_mib", "machine_mib"]
 
 DEFAULT_TABLE_MIB = 256
+"""The transposition table's default size in MiB (``--table-mib``)."""
 _BYTES_PER_SLOT = 5 * 8 + 2 * 2 * 21 + 8
 
 

@@ -13,6 +13,7 @@ from scoundrel_core.info import ChanceNode, InfoState
 __all__ = ["FLEE_COST", "GreedyAgent", "RandomAgent", "greedy_value"]
 
 FLEE_COST = 6.0
+"""What the greedy player charges a flee, in health points."""
 
 
 class RandomAgent:
@@ -22,9 +23,11 @@ class RandomAgent:
         self.rng = random.Random(seed)
 
     def reset(self, seed: int) -> None:
+        """Seed the random choices of the next game."""
         self.rng = random.Random(seed)
 
     def choose(self, info: InfoState) -> tuple[Action, bool]:
+        """A legal action drawn uniformly; never exact."""
         return self.rng.choice(info.legal_actions()), False
 
 
@@ -46,9 +49,13 @@ class GreedyAgent:
     """One-step lookahead: the action whose immediate result has the best ``greedy_value``."""
 
     def reset(self, seed: int) -> None:
+        """Nothing to reset: the greedy player has no state."""
         del seed
 
     def choose(self, info: InfoState) -> tuple[Action, bool]:
+        """The action of best immediate value (:func:`greedy_value`), lowest id on ties; never
+        exact.
+        """
         best: tuple[float, int] | None = None
         choice: Action | None = None
         for a in info.legal_actions():

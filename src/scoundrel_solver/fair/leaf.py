@@ -117,6 +117,7 @@ DEFAULT_WEIGHTS: Final[dict[str, float]] = {
     "kills": 3.0,
     "win_bonus": 100.0,
 }
+"""The hand-set weights of the leaf's score estimate, by name."""
 
 
 def weights_array(

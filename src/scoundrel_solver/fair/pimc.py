@@ -249,6 +249,9 @@ class PimcAgent:
         return tally_actions(info, orders, self.max_nodes, self.stats, all_scores)
 
     def choose(self, info: InfoState) -> tuple[Action, bool]:
+        """The action that wins in the most sampled dungeons (ties: best mean score, then
+        lowest id).
+        """
         acts = info.legal_actions()
         if not acts:
             raise SolverError(f"no legal action in {info.to_text()}")

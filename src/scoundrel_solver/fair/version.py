@@ -2,13 +2,15 @@
 
 Games played by two revisions of the agent must never be mixed up in one
 table. The hash covers every file of this package (the search kernel, the
-agent, its leaf and the shipped win model), the rules layer the kernel plays
-by (``scoundrel_core.encoding``, ``steps``, ``jit``), and the exact solver's
-own version (the agent asks the exact solver when nothing is unseen), so any
-change to what the agent does changes it.
+agent, its leaf and the shipped win model), the card encoding and the shared
+rule steps the kernel is built from, and the exact solver's own version (the
+agent asks the exact solver when nothing is unseen), so any change to what
+the agent does changes it.
 
 >>> v = agent_version()
 >>> v.startswith(__version__ + "+fair.") and len(v.split(".")[-1]) == 12
+True
+>>> all(p.is_file() for p in agent_source_files())
 True
 """
 
@@ -25,16 +27,18 @@ from ..revision import solver_version
 __all__ = ["agent_source_files", "agent_version"]
 
 _HERE = Path(__file__).resolve().parent
-# The rules layer the kernel plays by: the encoding, the rule steps and their compiled
-# form (scoundrel_core sits beside scoundrel_solver, in src/ or site-packages).
-_RULES = [_HERE.parents[1] / "scoundrel_core" / name
-          for name in ("encoding.py", "steps.py", "jit.py")]
+
+
+_SHARED = ("encoding.py", "jit.py", "steps.py")
+"""The modules of ``scoundrel_core`` the fair kernel is built from (card types, the
+shared rule steps: their text in ``steps``, compiled by ``jit``)."""
 
 
 def agent_source_files() -> tuple[Path, ...]:
     """The files the agent's behaviour is read from, sorted."""
     own = [p for p in _HERE.iterdir() if p.suffix in (".py", ".json")]
-    return tuple(sorted([*own, *_RULES]))
+    core = _HERE.parents[1] / "scoundrel_core"
+    return tuple(sorted([*own, *(core / name for name in _SHARED)]))
 
 
 @lru_cache(maxsize=1)

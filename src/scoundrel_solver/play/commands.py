@@ -25,6 +25,7 @@ from scoundrel_core import ScoundrelError
 __all__ = ["COMMANDS", "Command", "UnknownCommand", "parse_command"]
 
 COMMANDS: Final = ("hint", "undo", "save", "help", "quit")
+"""The commands ``scoundrel-play`` reads besides actions."""
 _ALIASES: Final = {"?": "help", "h": "help", "q": "quit", "exit": "quit", "u": "undo"}
 _TAKES_ARG: Final = {"undo": False, "save": True}
 

@@ -62,6 +62,7 @@ Commands (one per line):
   save FILE    write the game so far as a game record (JSON)
   help         this text
   quit         stop (end of input and Ctrl-C quit too)"""
+"""The text of ``help`` in ``scoundrel-play``."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,7 @@ class Palette:
         return _CARD.sub(lambda m: f"{_KIND_COLOUR[m.group(1)]}{m.group(0)}{_RESET}", text)
 
     def bold(self, text: str) -> str:
+        """``text`` in bold when colour is on."""
         return f"\x1b[1m{text}{_RESET}" if self.colour else text
 
 
@@ -147,6 +149,7 @@ def render_hint(game: Session, values: Sequence[ActionValue], pal: Palette) -> l
 
 
 def render_game_over(game: Session, pal: Palette) -> list[str]:
+    """The lines shown when the game ends: the result and the score."""
     s = game.state
     outcome = "won" if s.won else "lost"
     return [pal.bold(f"Game over: you {outcome} with score {s.score} "

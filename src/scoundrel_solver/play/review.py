@@ -31,6 +31,7 @@ from .session import Session
 __all__ = ["TOP_DECISIONS", "Decision", "Review", "decision_costs", "review"]
 
 TOP_DECISIONS: Final = 5
+"""How many of the costliest decisions a review lists."""
 _TIE: Final = 1e-9  # values equal up to float noise cost nothing
 
 
@@ -63,6 +64,8 @@ class Decision:
 
 @dataclass(frozen=True)
 class Review:
+    """A finished game's review: its record and end, the fair agent's game and the exact best
+    on the same deal, and what each decision cost."""
     record: GameRecord
     final: State
     fair: FairGame

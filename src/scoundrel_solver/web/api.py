@@ -46,6 +46,7 @@ async def hint_for(request: Request, game: Game) -> dict[str, Any]:
 
 
 async def review_for(request: Request, game: Game) -> dict[str, Any]:
+    """The review of a game, computed in a worker."""
     out: dict[str, Any] = await pool(request).run(
         tasks.review, game.deal.start, game.line, game.deal.bottom,
         settings(request).max_seconds)
@@ -118,9 +119,11 @@ ENDPOINTS: Final = [
     ("/api/census", api_census, "winnable share per variant and the fair agent's rates"),
     ("/api/health", api_health, "the server is up; worker count and requests in flight"),
 ]
+"""Every JSON endpoint: path, handler and what it returns (the OpenAPI document is made from it)."""
 
 
 def openapi() -> dict[str, Any]:
+    """The OpenAPI document of the JSON API."""
     errors: dict[str, Any] = {
         "400": {"description": "bad input: {error, field}"},
         "503": {"description": "the worker queue is full; Retry-After says when to retry"},
@@ -141,4 +144,5 @@ async def api_openapi(request: Request) -> Response:
 
 
 routes = [Route(path, fn, methods=["GET"]) for path, fn, _ in ENDPOINTS]
+"""The JSON API's routes, the OpenAPI document's included."""
 routes.append(Route("/api/openapi.json", api_openapi, methods=["GET"]))

@@ -70,6 +70,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """``scoundrel-web``: serve the site until stopped; returns the exit code."""
     args = _parser().parse_args(argv)
     try:
         import uvicorn

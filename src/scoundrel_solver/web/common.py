@@ -16,6 +16,7 @@ __all__ = ["Settings", "game_from", "params", "pool", "settings", "today"]
 
 @dataclass(frozen=True)
 class Settings:
+    """The server's settings: worker processes and the per-request solve limit."""
     workers: int = 2
     max_seconds: float = 10.0
     queue: int = 64
@@ -23,11 +24,13 @@ class Settings:
 
 
 def settings(request: Request) -> Settings:
+    """The app's settings, from a request."""
     s: Settings = request.app.state.settings
     return s
 
 
 def pool(request: Request) -> Pool:
+    """The app's worker pool, from a request."""
     p: Pool = request.app.state.pool
     return p
 
@@ -49,4 +52,5 @@ def game_from(request: Request) -> Game:
 
 
 def today() -> str:
+    """Today's date as ``YYYY-MM-DD`` (the daily dungeon's)."""
     return _dt.date.today().isoformat()

@@ -63,6 +63,7 @@ class Deal:
         return {"deck": self.deck, "variant": v.name, "weapon_rule": v.weapon_rule}
 
     def initial_info(self) -> InfoState:
+        """What the player sees at the start of the deal."""
         return InfoState.from_state(self.start, self.bottom)
 
 
@@ -99,6 +100,7 @@ class Game:
         return f"{path}?{urlencode(q, safe=',/')}"
 
     def record(self) -> sc.GameRecord:
+        """The game so far as a game record (``scoundrel-record/1``)."""
         s = self.deal.start
         return sc.GameRecord.from_play(seed=self.deal.seed, deck=s.room + s.dungeon,
                                        variant=s.variant.name,

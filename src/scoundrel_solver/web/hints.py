@@ -15,6 +15,9 @@ __all__ = ["HintRow", "best_row", "hint_rows"]
 
 
 class HintRow(TypedDict):
+    """One legal action in a hint: its chance of winning, expected score and whether they are
+    exact.
+    """
     action: str
     win_chance: float | None
     """0..1; None when the installed fair agent does not give it."""

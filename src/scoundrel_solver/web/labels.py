@@ -37,10 +37,15 @@ __all__ = [
 ]
 
 INACCURACY: Final = 0.02
+"""A drop in the chance of winning from which a decision is an inaccuracy."""
 MISTAKE: Final = 0.05
+"""A drop from which a decision is a mistake."""
 BLUNDER: Final = 0.15
+"""A drop from which a decision is a blunder."""
 LIVE: Final = 0.005
+"""How far the actions' chances of winning must differ for a decision to count in the accuracy."""
 ACCURACY_SCALE: Final = 0.10
+"""The drop at which a decision's accuracy falls to 1/e (37%)."""
 
 
 def label(drop: float) -> str | None:

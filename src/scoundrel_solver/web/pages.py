@@ -28,6 +28,7 @@ _env = jinja2.Environment(
 
 
 def render(request: Request, name: str, page: str, status: int = 200, **ctx: Any) -> Response:
+    """A page from its template, with the date and version every page shows."""
     html = _env.get_template(name).render(page=page, today=today(), version=sc.__version__,
                                           **ctx)
     return HTMLResponse(html, status_code=status)
@@ -181,3 +182,4 @@ routes = [
     Route("/api", api_page, methods=["GET"]),
     Route("/about", about, methods=["GET"]),
 ]
+"""The site's HTML pages."""

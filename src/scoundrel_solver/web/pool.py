@@ -69,4 +69,5 @@ class Pool:
             self.in_flight -= 1
 
     def close(self) -> None:
+        """Stop the workers, dropping the tasks not started."""
         self._executor.shutdown(wait=True, cancel_futures=True)

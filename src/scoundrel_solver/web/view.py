@@ -22,6 +22,7 @@ KIND_NAME: Final = {Kind.MONSTER: "monster", Kind.WEAPON: "weapon", Kind.POTION:
 
 
 def card_view(c: Card) -> dict[str, Any]:
+    """A card as the pages draw it: text, rank, suit and its symbol, colour and kind."""
     return {
         "text": str(c), "rank": c.rank, "suit": c.suit, "symbol": SUIT_SYMBOL[c.suit],
         "colour": "red" if c.suit in "DH" else "black", "kind": KIND_NAME[c.kind],

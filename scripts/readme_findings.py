@@ -1,0 +1,146 @@
+"""The README's findings table, generated from data/ (never typed).
+
+    python scripts/readme_findings.py           # rewrite the block in README.md
+    python scripts/readme_findings.py --check   # exit 1 if the block is stale
+
+The table sits between ``<!-- findings-table: start -->`` and
+``<!-- findings-table: end -->``. Its columns come from two files:
+
+- ``data/census-summary.json`` (``scoundrel-census summary --json`` of the
+  whole census store): deals solved exactly and the winnable share with its
+  95% interval, per variant and weapon rule;
+- ``data/fair-games.parquet`` (``scripts/fair_games.py``): the fair agent's
+  games, won or not, per variant, with a Wilson 95% interval and the seeds
+  played.
+
+``tests/test_readme_findings.py`` fails when the README's block differs from
+what this script writes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from scoundrel_solver.summary import wilson
+
+ROOT = Path(__file__).resolve().parents[1]
+START = "<!-- findings-table: start -->"
+END = "<!-- findings-table: end -->"
+ORDER = [("classic", "strict"), ("classic", "equal"), ("hard", "strict"), ("hard", "equal"),
+         ("easy", "strict"), ("easy", "equal")]
+
+
+def percent(share: float, low: float, high: float, decimals: int) -> str:
+    """``share`` and its interval in percent, with enough decimals to tell them apart.
+
+    A low end of 99.996% is not written as 100.00%, nor 0.04% as 0.0%:
+    decimals are added (up to three more) until each end that differs from the
+    share shows differently, and a share above zero shows above zero.
+
+    >>> percent(0.98940, 0.98874, 0.99002, 2)
+    '98.94% (98.87-99.00%)'
+    >>> percent(1.0, 0.99996, 1.0, 2)
+    '100% (99.996-100%)'
+    >>> percent(0.0004, 0.0001, 0.0012, 1)
+    '0.04% (0.01-0.12%)'
+    """
+    def fmt(x: float, d: int) -> str:
+        return "100" if x == 1 else "0" if x == 0 else f"{100 * x:.{d}f}"
+
+    def hidden(d: int) -> bool:
+        shown = round(100 * share, d)
+        return (any(e != share and round(100 * e, d) == shown for e in (low, high))
+                or (share > 0 and shown == 0))
+
+    d = decimals
+    while d < decimals + 3 and hidden(d):
+        d += 1
+    return f"{fmt(share, d)}% ({fmt(low, d)}-{fmt(high, d)}%)"
+
+
+def seeds_text(seeds: list[int]) -> str:
+    """``seeds 0-9999`` for a run of consecutive seeds, else how many and their span."""
+    lo, hi = min(seeds), max(seeds)
+    if len(set(seeds)) == hi - lo + 1:
+        return f"seeds {lo}-{hi}"
+    return f"{len(set(seeds)):,} seeds in {lo}-{hi}"
+
+
+def census_rows(path: Path) -> dict[tuple[str, str], dict[str, object]]:
+    return {(s["variant"], s["weapon_rule"]): s for s in json.loads(path.read_text())}
+
+
+def fair_rows(path: Path) -> dict[tuple[str, str], tuple[int, int, list[int]]]:
+    """Per (variant, weapon rule): games won, games played, the seeds."""
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(path, columns=["variant", "weapon_rule", "seed", "won"]).to_pydict()
+    out: dict[tuple[str, str], tuple[int, int, list[int]]] = {}
+    for v, w, seed, won in zip(table["variant"], table["weapon_rule"], table["seed"],
+                               table["won"], strict=True):
+        wins, games, seeds = out.get((v, w), (0, 0, []))
+        seeds.append(seed)
+        out[(v, w)] = (wins + bool(won), games + 1, seeds)
+    return out
+
+
+def render(data: Path = ROOT / "data") -> str:
+    """The findings table, as Markdown, from the files in ``data``."""
+    census = census_rows(data / "census-summary.json")
+    fair = fair_rows(data / "fair-games.parquet")
+    lines = [
+        "| variant | deals solved exactly | winnable with perfect information (95% CI) "
+        "| won by the fair agent, no peeking (95% CI) |",
+        "|---|---:|---|---|",
+    ]
+    keys = [k for k in ORDER if k in census] + sorted(set(census) - set(ORDER))
+    for key in keys:
+        s = census[key]
+        low, high = s["winnable_ci95"]  # type: ignore[misc]
+        perfect = percent(float(s["winnable_share"]), low, high, 2)  # type: ignore[arg-type]
+        if s["proven"] != s["deals"]:
+            perfect += f", {s['deals'] - s['proven']:,} unproven"  # type: ignore[operator]
+        if key in fair:
+            wins, games, seeds = fair[key]
+            lo, hi = wilson(wins, games)
+            won = f"{percent(wins / games, lo, hi, 1)}, {seeds_text(seeds)}"
+        else:
+            won = "not measured"
+        lines.append(f"| {key[0]}/{key[1]} | {s['deals']:,} | {perfect} | {won} |")
+    return "\n".join(lines)
+
+
+def rewrite(readme: str, table: str) -> str:
+    """``readme`` with the text between the markers replaced by ``table``."""
+    head, start, rest = readme.partition(START)
+    _, end, tail = rest.partition(END)
+    if not start or not end:
+        raise ValueError(f"README.md has no {START} ... {END} block")
+    return f"{head}{START}\n{table}\n{END}{tail}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--check", action="store_true", help="exit 1 if README.md is stale")
+    p.add_argument("--readme", type=Path, default=ROOT / "README.md")
+    p.add_argument("--data", type=Path, default=ROOT / "data")
+    args = p.parse_args(argv)
+    old = args.readme.read_text()
+    new = rewrite(old, render(args.data))
+    if args.check:
+        if new != old:
+            print(f"{args.readme}: the findings table is stale; run "
+                  "python scripts/readme_findings.py", file=sys.stderr)
+            return 1
+        return 0
+    if new != old:
+        args.readme.write_text(new)
+    print(render(args.data))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,53 @@
+"""data/README.md records every published file: what it holds, its command, commit and date."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from scoundrel_solver.provenance import read_provenance
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+README = (DATA / "README.md").read_text()
+
+
+def _sections() -> dict[str, str]:
+    parts = re.split(r"^## (\S+)\n", README, flags=re.M)
+    return dict(zip(parts[1::2], parts[2::2], strict=True))
+
+
+def _published() -> list[str]:
+    """The files in data/ that git would publish (not the ignored ones)."""
+    names = sorted(p.name for p in DATA.iterdir() if p.is_file() and p.name != "README.md")
+    ignored = subprocess.run(["git", "check-ignore", *names], cwd=DATA, capture_output=True,
+                             text=True).stdout.split()
+    return [n for n in names if n not in ignored]
+
+
+def test_every_file_in_data_has_a_section() -> None:
+    missing = [name for name in _published() if name not in _sections()]
+    assert not missing, f"data/README.md has no section for {missing}"
+
+
+def test_no_section_names_a_file_that_is_gone() -> None:
+    assert not [name for name in _sections() if not (DATA / name).is_file()]
+
+
+@pytest.mark.parametrize("name", sorted(_sections()))
+def test_each_section_says_command_commit_and_date(name: str) -> None:
+    text = _sections()[name]
+    assert "- Command: `" in text
+    assert re.search(r"- Commit and date: [0-9a-f]{7,40}, 20\d\d-\d\d-\d\d", text), name
+
+
+@pytest.mark.parametrize("name", sorted(_sections()))
+def test_a_stamped_file_was_made_by_the_command_its_section_names(name: str) -> None:
+    stamp = read_provenance(DATA / name) if name.endswith((".parquet", ".csv")) else {}
+    if not stamp:
+        pytest.skip(f"{name} carries no provenance stamp (written before the stamps)")
+    # "python scripts/x.py" or "scoundrel-census export"
+    producer = " ".join(stamp["command"].split()[:2])
+    assert producer in _sections()[name]

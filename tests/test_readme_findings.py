@@ -1,0 +1,51 @@
+"""The README's findings table is generated from data/ and must match it."""
+
+from __future__ import annotations
+
+import doctest
+import json
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from conftest import load_script
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_readme_block_is_what_data_gives() -> None:
+    findings = load_script("readme_findings")
+    readme = (ROOT / "README.md").read_text()
+    assert findings.rewrite(readme, findings.render()) == readme, (
+        "the README's findings table is stale: run python scripts/readme_findings.py")
+
+
+def test_the_formatting_examples_hold() -> None:
+    findings = load_script("readme_findings")
+    assert doctest.testmod(findings).failed == 0
+
+
+def test_a_table_from_hand_made_files(tmp_path: Path) -> None:
+    findings = load_script("readme_findings")
+    summary = [{"variant": v, "weapon_rule": "strict", "deals": 10, "proven": p, "winnable": 5,
+                "winnable_share": 0.5, "winnable_ci95": [0.2366, 0.7634]}
+               for v, p in (("hard", 10), ("classic", 9))]
+    (tmp_path / "census-summary.json").write_text(json.dumps(summary))
+    seeds = [0, 1, 2, 3, 7]
+    pq.write_table(pa.table({"variant": ["classic"] * 5, "weapon_rule": ["strict"] * 5,
+                             "seed": seeds, "won": [True, False, True, True, False]}),
+                   tmp_path / "fair-games.parquet")
+    lines = findings.render(tmp_path).splitlines()
+    assert lines[2] == ("| classic/strict | 10 | 50.00% (23.66-76.34%), 1 unproven "
+                        "| 60.0% (23.1-88.2%), 5 seeds in 0-7 |")
+    assert lines[3] == "| hard/strict | 10 | 50.00% (23.66-76.34%) | not measured |"
+
+
+def test_rewrite_replaces_only_the_block() -> None:
+    findings = load_script("readme_findings")
+    text = f"a\n{findings.START}\nold\n{findings.END}\nb\n"
+    assert findings.rewrite(text, "new") == f"a\n{findings.START}\nnew\n{findings.END}\nb\n"
+    with pytest.raises(ValueError, match="no"):
+        findings.rewrite("no markers", "new")
