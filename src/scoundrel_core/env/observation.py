@@ -141,6 +141,7 @@ room without drinking.
 """
 
 TYPE_SLOT: Final = tuple(TYPES0 + t for t in CARD_TYPE)
+"""By card id: the slot of the observation that counts the unseen cards of its type."""
 _FLEE_CODE: Final = {name: i for i, name in enumerate(FLEE_RULES)}
 _TYPE_COUNT0: Final = np.bincount(np.array(CARD_TYPE), minlength=NUM_TYPES).astype(OBS_DTYPE)
 
