@@ -1,7 +1,11 @@
-"""The README's findings table, generated from data/ (never typed).
+"""The README's findings table and docs/census.md's table, generated from data/ (never typed).
 
-    python scripts/readme_findings.py           # rewrite the block in README.md
-    python scripts/readme_findings.py --check   # exit 1 if the block is stale
+    python scripts/readme_findings.py           # rewrite both blocks
+    python scripts/readme_findings.py --check   # exit 1 if either is stale
+
+docs/census.md's table, between ``<!-- census-table: start -->`` and
+``<!-- census-table: end -->``, is ``scoundrel-census summary``'s table of
+``data/census-summary.json``.
 
 The table sits between ``<!-- findings-table: start -->`` and
 ``<!-- findings-table: end -->``. Its columns come from two files:
@@ -29,6 +33,8 @@ from scoundrel_solver.summary import wilson
 ROOT = Path(__file__).resolve().parents[1]
 START = "<!-- findings-table: start -->"
 END = "<!-- findings-table: end -->"
+CENSUS_START = "<!-- census-table: start -->"
+CENSUS_END = "<!-- census-table: end -->"
 ORDER = [("classic", "strict"), ("classic", "equal"), ("hard", "strict"), ("hard", "equal"),
          ("easy", "strict"), ("easy", "equal")]
 
@@ -113,33 +119,50 @@ def render(data: Path = ROOT / "data") -> str:
     return "\n".join(lines)
 
 
-def rewrite(readme: str, table: str) -> str:
-    """``readme`` with the text between the markers replaced by ``table``."""
-    head, start, rest = readme.partition(START)
-    _, end, tail = rest.partition(END)
-    if not start or not end:
-        raise ValueError(f"README.md has no {START} ... {END} block")
-    return f"{head}{START}\n{table}\n{END}{tail}"
+def census_table(data: Path = ROOT / "data") -> str:
+    """``scoundrel-census summary``'s Markdown table of ``data/census-summary.json``."""
+    from scoundrel_solver.census.summary import Summary, format_table
+
+    rows = []
+    for obj in json.loads((data / "census-summary.json").read_text()):
+        obj = {**obj, "winnable_ci95": tuple(obj["winnable_ci95"]),
+               "histogram": {int(k): v for k, v in obj["histogram"].items()}}
+        rows.append(Summary(**obj))
+    return format_table(rows)
+
+
+def rewrite(text: str, table: str, start: str = START, end: str = END) -> str:
+    """``text`` with what lies between the markers replaced by ``table``."""
+    head, found_start, rest = text.partition(start)
+    _, found_end, tail = rest.partition(end)
+    if not found_start or not found_end:
+        raise ValueError(f"no {start} ... {end} block")
+    return f"{head}{start}\n{table}\n{end}{tail}"
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--check", action="store_true", help="exit 1 if README.md is stale")
+    p.add_argument("--check", action="store_true", help="exit 1 if a table is stale")
     p.add_argument("--readme", type=Path, default=ROOT / "README.md")
+    p.add_argument("--census-page", type=Path, default=ROOT / "docs" / "census.md")
     p.add_argument("--data", type=Path, default=ROOT / "data")
     args = p.parse_args(argv)
-    old = args.readme.read_text()
-    new = rewrite(old, render(args.data))
-    if args.check:
-        if new != old:
-            print(f"{args.readme}: the findings table is stale; run "
-                  "python scripts/readme_findings.py", file=sys.stderr)
-            return 1
-        return 0
-    if new != old:
-        args.readme.write_text(new)
-    print(render(args.data))
-    return 0
+    stale = 0
+    for path, table, start, end in (
+            (args.readme, render(args.data), START, END),
+            (args.census_page, census_table(args.data), CENSUS_START, CENSUS_END)):
+        old = path.read_text()
+        new = rewrite(old, table, start, end)
+        if new == old:
+            continue
+        if args.check:
+            print(f"{path}: its table is stale; run python scripts/readme_findings.py",
+                  file=sys.stderr)
+            stale += 1
+        else:
+            path.write_text(new)
+            print(f"{path}: table rewritten")
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ Two kinds of rows. *Played* rows (random, greedy, reinforce) are played by
 this script and kept from run to run: a rerun plays only the agents missing
 from the file (``--redo NAME`` plays one again). *Read* rows come from games
 other commands stored, and are read again on every run, so they follow those
-files: the fair agent (``data/fair-games.parquet``, one row per revision tag if
+files: the fair agent (``data/fair-games.parquet``, one row per ``agent_version`` if
 the file has one), PIMC (``data/pimc-games.jsonl``), OpenSpiel's bots
 (``data/openspiel-bots.jsonl``, from ``scripts/openspiel_bots.py``) and the
 perfect-information ceiling (``data/census.parquet``: the exact solver's best
@@ -61,7 +61,7 @@ BLOCK = ("<!-- reference-table: start -->\n", "<!-- reference-table: end -->")
 PAIRED = ("<!-- paired-table: start -->\n", "<!-- paired-table: end -->")
 EVAL = (("classic", "strict"), ("hard", "strict"))
 EVAL_SEEDS = range(10_000)
-PG_STEPS = 1_000_000  # REINFORCE training steps per variant (a fixed amount of work)
+PG_STEPS = 5_000_000  # REINFORCE training steps per variant (a fixed amount of work)
 
 
 @dataclass
@@ -234,7 +234,7 @@ PLAYED: dict[str, Callable[[], list[Row]]] = {
 
 def fair_rows() -> list[Row]:
     d = pd.read_parquet(DATA / "fair-games.parquet")
-    tag = next((c for c in ("revision", "agent_revision", "version") if c in d.columns), None)
+    tag = next((c for c in ("agent_version", "revision") if c in d.columns), None)
     rows = []
     groups = [(None, d)] if tag is None else list(d.groupby(tag))
     for rev, part in groups:
@@ -244,7 +244,7 @@ def fair_rows() -> list[Row]:
             g = g[g.seed.isin(EVAL_SEEDS)]
             games = [Game(int(r.seed), int(r.score), bool(r.won), float(r.cpu_seconds))
                      for r in g.itertuples()]
-            config = "default" if rev is None else f"revision {rev}"
+            config = "default" if rev is None else f"agent_version {rev}"
             rows.append(row_of("fair", config, str(v), str(w), games,
                                "data/fair-games.parquet (scripts/fair_games.py)",
                                "CPU per game on one core of a shared machine"))
@@ -418,6 +418,9 @@ def paired_markdown() -> str:
             f"| {both} | {bw - both} | {fw - both} | {bot_score:.1f} / {fair_score:.1f} "
             f"| {bot_cpu:.2f} / {fair_cpu:.2f} |"
         )
+    if "agent_version" in fair.columns:
+        versions = ", ".join(sorted(str(v) for v in fair.agent_version.unique()))
+        lines += ["", f"The fair agent's games: agent_version {versions}."]
     return "\n".join(lines)
 
 

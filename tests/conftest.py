@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import signal
+import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -48,3 +51,42 @@ def load_script(name: str) -> ModuleType:
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 200 KiB tmpfs to fill: a real full disk (ENOSPC), not a mocked one.
+
+    Needs root (or a user namespace that allows mounts); skipped with the reason otherwise.
+    """
+    where = tmp_path / "small-disk"
+    where.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=200k", "tmpfs", str(where)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {done.stderr.strip()}")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], capture_output=True)
+
+
+def fill_disk(where: Path, leave: int = 0) -> None:
+    """Fill the disk at ``where`` until fewer than ``leave`` bytes are free."""
+    filler = where / "filler"
+    with open(filler, "ab") as f:
+        while True:
+            free = os.statvfs(where).f_bavail * os.statvfs(where).f_frsize
+            if free <= leave:
+                return
+            try:
+                f.write(b"\0" * min(4096, free - leave))
+                f.flush()
+            except OSError:
+                return
+
+
+def free_disk(where: Path) -> None:
+    (where / "filler").unlink(missing_ok=True)

@@ -68,7 +68,8 @@ def test_a_proven_row_beats_an_unproven_one(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     list(Batch(SeedRange(0, 2), HARD, out).run())
     proven = rows(out)
-    unproven = [dict(r, proven=False, best_score=-200, stopped_by="max_nodes", max_nodes=1)
+    unproven = [dict(r, proven=False, best_score=-188, upper_bound=30, winnable=None,
+                     stopped_by="max_nodes", max_nodes=1)
                 for r in proven]
     out.write_text("".join(json.dumps(r) + "\n" for r in unproven + proven + unproven))
     b = Batch(SeedRange(0, 2), HARD, out)

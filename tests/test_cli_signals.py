@@ -77,8 +77,11 @@ def test_ctrl_c_stops_a_whole_seed_space_batch_keeping_whole_rows(tmp_path: Path
     assert [r["seed"] for r in rows] == list(range(saved))
 
 
-def _pty_run(argv: list[str], marker: re.Pattern[str], timeout: float = 300) -> tuple[int, str]:
-    """Run with stderr on a pseudo-terminal, send Ctrl-C once ``marker`` shows there."""
+def _pty_run(argv: list[str], marker: re.Pattern[str], timeout: float = 300,
+             sig: int = signal.SIGINT,
+             act: Callable[[subprocess.Popen[bytes]], None] | None = None) -> tuple[int, str]:
+    """Run with stderr on a pseudo-terminal, send ``sig`` (Ctrl-C) to the process group once
+    ``marker`` shows there (or do ``act`` to the process instead)."""
     master, slave = pty.openpty()
     # A terminal of 24 rows by 100 columns: tqdm draws nothing on one of width 0.
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
@@ -102,7 +105,10 @@ def _pty_run(argv: list[str], marker: re.Pattern[str], timeout: float = 300) -> 
                     break
                 seen += chunk
             if not sent and marker.search(seen.decode(errors="replace")):
-                os.killpg(proc.pid, signal.SIGINT)
+                if act is not None:
+                    act(proc)
+                else:
+                    os.killpg(proc.pid, sig)
                 sent = True
             if proc.poll() is not None and not ready:
                 break
@@ -125,3 +131,51 @@ def test_ctrl_c_stops_an_evaluation_workers_included(jobs: str) -> None:
     assert "Traceback" not in terminal and "KeyboardInterrupt" not in terminal
     last = terminal.replace("\r", "\n").strip().splitlines()[-1]
     assert last.startswith("scoundrel-eval: interrupted; nothing saved"), terminal[-2000:]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_sigterm_and_sighup_stop_an_evaluation_without_worker_tracebacks(sig: int) -> None:
+    code, terminal = _pty_run(
+        _command("eval", "--agent", "random", "--seeds", ALL_SEEDS, "--jobs", "2"),
+        re.compile(r"\b(?:[1-9]\d*)/" + str(2**64)), sig=sig,
+    )
+    assert code == 128 + sig, terminal
+    assert "Traceback" not in terminal and "Error" not in terminal, terminal[-2000:]
+    last = terminal.replace("\r", "\n").strip().splitlines()[-1]
+    assert last.startswith(f"scoundrel-eval: stopped by {signal.Signals(sig).name}; "), last
+
+
+def _workers(pid: int) -> list[int]:
+    """The pool's worker processes among the children of ``pid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        if ppid == pid and b"spawn_main" in cmdline:
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to find workers")
+def test_a_killed_worker_stops_the_evaluation_with_one_line() -> None:
+    """The OOM killer takes a worker: the run stops (no hang), one line, exit 1."""
+    def kill_one_worker(proc: subprocess.Popen[bytes]) -> None:
+        workers = _workers(proc.pid)
+        assert workers, "no worker processes found"
+        os.kill(workers[0], signal.SIGKILL)
+
+    code, terminal = _pty_run(
+        _command("eval", "--agent", "random", "--seeds", ALL_SEEDS, "--jobs", "2"),
+        re.compile(r"\b(?:[1-9]\d*)/" + str(2**64)), act=kill_one_worker, timeout=120,
+    )
+    assert code == 1, terminal[-2000:]
+    assert "Traceback" not in terminal
+    last = terminal.replace("\r", "\n").strip().splitlines()[-1]
+    assert last.startswith("scoundrel-eval: error: a worker process died"), last
+    assert re.search(r"nothing saved \(--out FILE keeps every game\); \d+ were played", last), last

@@ -140,7 +140,25 @@ def test_daily_seed() -> None:
     assert sc.new_game(seed=sc.daily_seed("2026-11-29")) == sc.new_game(seed=20261129)
 
 
-@pytest.mark.parametrize("bad", ["2026-13-01", "29/11/2026", "", "tomorrow"])
+@pytest.mark.parametrize("bad", ["29/11/2026", "", "tomorrow", "٢٠٢٦-١١-٢٩"])
 def test_daily_seed_bad_date(bad: str) -> None:
     with pytest.raises(sc.SeedError, match="bad date " + re.escape(repr(bad))):
         sc.daily_seed(bad)
+
+
+@pytest.mark.parametrize("bad", ["2026-13-01", "2026-11-31", "2025-02-29", "2026-00-10"])
+def test_daily_seed_of_a_day_not_in_the_calendar(bad: str) -> None:
+    with pytest.raises(sc.SeedError, match=f"^date {bad} does not exist$"):
+        sc.daily_seed(bad)
+
+
+@pytest.mark.parametrize("text", ["1_0", "+42", " 42", "٤٢", "4２", "0x10", "", "1e3"])
+def test_seed_text_is_plain_ascii_decimal(text: str) -> None:
+    with pytest.raises(sc.SeedError, match="not a number in plain decimal digits"):
+        sc.parse_seed_number(text)
+
+
+def test_seed_text_of_many_digits_is_out_of_range_not_a_crash() -> None:
+    with pytest.raises(sc.SeedError, match="out of range"):
+        sc.parse_seed_number("9" * 5000)
+    assert sc.parse_seed_number("18446744073709551615") == 2**64 - 1

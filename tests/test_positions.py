@@ -222,7 +222,7 @@ def state(fields: str, variant: str = "classic/strict") -> str:
         (state("health=20 weapon=- last=- potion=0 resolved=2 fled=0 room=[] dungeon=[] "
                "score=-200"), "must be 20"),
         (state("health=-14 weapon=- last=- potion=0 resolved=1 fled=0 room=[] dungeon=[] "
-               "score=-14"), "health -14 out of range -13..20"),
+               "score=-14"), "health -14 out of range -13..20 for a finished game"),
         (state("health=-3 weapon=- last=- potion=0 resolved=1 fled=0 room=[KC] dungeon=[] "
                "score=-3"), "must be health -3 minus the monsters left (13): -16"),
         # issue 8, item 3

@@ -22,6 +22,15 @@ def test_the_readme_block_is_what_data_gives() -> None:
         "the README's findings table is stale: run python scripts/readme_findings.py")
 
 
+def test_the_census_page_table_is_what_data_gives() -> None:
+    findings = load_script("readme_findings")
+    page = (ROOT / "docs" / "census.md").read_text()
+    table = findings.census_table()
+    assert findings.rewrite(page, table, findings.CENSUS_START, findings.CENSUS_END) == page, (
+        "docs/census.md's table is stale: run python scripts/readme_findings.py")
+    assert table.count("\n") >= 7  # the header, the rule and the six rule sets
+
+
 def test_the_formatting_examples_hold() -> None:
     findings = load_script("readme_findings")
     assert doctest.testmod(findings).failed == 0

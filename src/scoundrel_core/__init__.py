@@ -12,7 +12,7 @@ True
 from ._version import __version__ as __version__
 from .actions import FLEE, NUM_ACTIONS, Action, fight, parse_action_text, resolve
 from .cards import DECK_SIZE, FULL_DECK, Card, Kind, card, format_deck, parse_card, parse_deck
-from .deal import MAX_SEED, daily_seed, deal, splitmix64
+from .deal import MAX_SEED, daily_seed, deal, parse_seed_number, splitmix64
 from .errors import (
     CardError,
     DeckError,
@@ -23,6 +23,7 @@ from .errors import (
     SeedError,
     StateTextError,
     VariantError,
+    excerpt,
 )
 from .info import ChanceNode, InfoState, observe
 from .record import RECORD_FORMAT, GameRecord
@@ -84,6 +85,7 @@ __all__ = [
     "card",
     "daily_seed",
     "deal",
+    "excerpt",
     "fight",
     "format_deck",
     "get_variant",
@@ -96,6 +98,7 @@ __all__ = [
     "parse_card",
     "parse_deck",
     "parse_line",
+    "parse_seed_number",
     "parse_state",
     "play_line",
     "resolve",

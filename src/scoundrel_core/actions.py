@@ -16,7 +16,7 @@ from numbers import Integral
 from typing import Final
 
 from .cards import Card, card, parse_card
-from .errors import CardError, IllegalActionError
+from .errors import CardError, IllegalActionError, excerpt
 
 __all__ = ["FLEE", "NUM_ACTIONS", "Action", "as_action", "fight", "parse_action_text", "resolve"]
 
@@ -89,7 +89,7 @@ def parse_action_text(text: str) -> Action:
     if isinstance(text, Action):
         return text
     if not isinstance(text, str):
-        raise IllegalActionError(f"action {text!r} is not text")
+        raise IllegalActionError(f"action {excerpt(text)} is not text")
     t = text.strip()
     if t.lower() == "flee":
         return FLEE
@@ -97,21 +97,21 @@ def parse_action_text(text: str) -> Action:
     try:
         c = parse_card(card_text)
     except CardError as err:
-        raise IllegalActionError(f"bad action {text!r}: {err}") from None
+        raise IllegalActionError(f"bad action {excerpt(text)}: {err}") from None
     style = style.strip().lower()
     if not slash:
         if c.is_monster:
             raise IllegalActionError(
-                f"bad action {text!r}: say how to fight a monster, '{c}/w' or '{c}/f'"
+                f"bad action {excerpt(text)}: say how to fight a monster, '{c}/w' or '{c}/f'"
             )
         return resolve(c)
     if not c.is_monster:
-        raise IllegalActionError(f"bad action {text!r}: only monsters take /w or /f")
+        raise IllegalActionError(f"bad action {excerpt(text)}: only monsters take /w or /f")
     if style == "w":
         return fight(c)
     if style == "f":
         return resolve(c)
-    raise IllegalActionError(f"bad action {text!r}: use /w (weapon) or /f (barehanded)")
+    raise IllegalActionError(f"bad action {excerpt(text)}: use /w (weapon) or /f (barehanded)")
 
 
 def as_action(action: Action | int | str) -> Action:

@@ -19,7 +19,7 @@ from enum import IntEnum
 from numbers import Integral
 from typing import Final
 
-from .errors import CardError, DeckError
+from .errors import CardError, DeckError, excerpt
 
 __all__ = [
     "DECK_SIZE",
@@ -139,24 +139,27 @@ def parse_card(text: str | Card) -> Card:
     if isinstance(text, Card):
         return text
     if not isinstance(text, str):
-        raise CardError(f"card {text!r} is not text")
+        raise CardError(f"card {excerpt(text)} is not text")
     t = text.strip()
     if len(t) < 2:
-        raise CardError(f"bad card {text!r}: expected rank then suit, like '10D' or 'AS'")
+        raise CardError(f"bad card {excerpt(text)}: expected rank then suit, like '10D' or 'AS'")
     suit = _SUIT_SYMBOLS.get(t[-1], t[-1].upper())
     rank_text = t[:-1].upper()
     if suit not in _SUIT_KIND:
-        raise CardError(f"bad card {text!r}: unknown suit {t[-1]!r} (use C, D, H or S)")
+        raise CardError(f"bad card {excerpt(text)}: unknown suit {t[-1]!r} (use C, D, H or S)")
     if rank_text in _TEXT_RANK:
         value = _TEXT_RANK[rank_text]
-    elif rank_text.isdigit() and 2 <= int(rank_text) <= 10 and rank_text == str(int(rank_text)):
+    elif (rank_text.isascii() and rank_text.isdigit() and len(rank_text) <= 2
+          and 2 <= int(rank_text) <= 10 and rank_text == str(int(rank_text))):
         value = int(rank_text)
     else:
-        raise CardError(f"bad card {text!r}: unknown rank {t[:-1]!r} (use 2..10, T, J, Q, K, A)")
+        raise CardError(
+            f"bad card {excerpt(text)}: unknown rank {excerpt(t[:-1])} (use 2..10, T, J, Q, K, A)"
+        )
     found = _BY_TEXT.get(_RANK_TEXT.get(value, str(value)) + suit)
     if found is None:
         raise CardError(
-            f"bad card {text!r}: not in the Scoundrel deck (no red court cards or red aces)"
+            f"bad card {excerpt(text)}: not in the Scoundrel deck (no red court cards or red aces)"
         )
     return found
 

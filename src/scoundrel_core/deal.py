@@ -21,14 +21,35 @@ import re
 from collections.abc import Iterator
 
 from .cards import FULL_DECK, Card
-from .errors import SeedError
+from .errors import SeedError, excerpt
 
-__all__ = ["MAX_SEED", "daily_seed", "deal", "splitmix64"]
+__all__ = ["MAX_SEED", "daily_seed", "deal", "parse_seed_number", "splitmix64"]
 
 _MASK64 = (1 << 64) - 1
-_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DATE_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+# Plain ASCII decimal: int() would also take "1_0", "+42", " 42" and other scripts' digits.
+_DECIMAL_RE = re.compile(r"[0-9]{1,20}")
 MAX_SEED = _MASK64
 """The largest seed, 2**64 - 1: seeds run over every unsigned 64-bit integer."""
+
+
+def parse_seed_number(text: str, what: str = "seed") -> int:
+    """A number of a seed written in plain ASCII decimal digits (no sign, no ``_``).
+
+    The value is not range-checked here (``2**64`` ends a range); callers check it.
+
+    >>> parse_seed_number("42")
+    42
+    >>> parse_seed_number("1_0")
+    Traceback (most recent call last):
+    ...
+    scoundrel_core.errors.SeedError: seed '1_0' is not a number in plain decimal digits 0-9
+    """
+    if not isinstance(text, str) or not _DECIMAL_RE.fullmatch(text):
+        if isinstance(text, str) and text.isascii() and text.lstrip("-").isdigit():
+            raise SeedError(f"{what} {excerpt(text)} is out of range 0..2**64-1")
+        raise SeedError(f"{what} {excerpt(text)} is not a number in plain decimal digits 0-9")
+    return int(text)
 
 
 def splitmix64(seed: int) -> Iterator[int]:
@@ -84,9 +105,13 @@ def daily_seed(date: str | _dt.date) -> int:
         try:
             if not _DATE_RE.fullmatch(date.strip()):
                 raise ValueError(date)
-            date = _dt.date.fromisoformat(date.strip())
         except ValueError:
-            raise SeedError(f"bad date {date!r}: expected YYYY-MM-DD") from None
+            raise SeedError(f"bad date {excerpt(date)}: expected YYYY-MM-DD") from None
+        text = date.strip()
+        try:
+            date = _dt.date.fromisoformat(text)
+        except ValueError:  # the form is right, the day is not in the calendar
+            raise SeedError(f"date {text} does not exist") from None
     if not isinstance(date, _dt.date):
-        raise SeedError(f"bad date {date!r}: expected YYYY-MM-DD")
+        raise SeedError(f"bad date {excerpt(date)}: expected YYYY-MM-DD")
     return date.year * 10000 + date.month * 100 + date.day

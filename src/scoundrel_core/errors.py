@@ -41,3 +41,21 @@ class PositionError(StateTextError):
 
 class RecordError(ScoundrelError):
     """A game record that cannot be read or does not replay."""
+
+
+EXCERPT_CHARS = 80
+"""How much of an input an error message quotes: enough to recognise it, never a whole file."""
+
+
+def excerpt(value: object, limit: int = EXCERPT_CHARS) -> str:
+    """``repr(value)``, cut to about ``limit`` characters with the full length said.
+
+    >>> excerpt("KS 7D")
+    "'KS 7D'"
+    >>> excerpt("x" * 1000, 20)
+    "'xxxxxxxxxxxxxxxxxxx... (1,000 characters)"
+    """
+    if isinstance(value, str) and len(value) > limit:
+        return repr(value[: limit - 1])[:-1] + f"... ({len(value):,} characters)"
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

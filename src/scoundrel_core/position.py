@@ -95,9 +95,17 @@ def check_position(
     hp = whole_number("health", health)
     res = whole_number("resolved", resolved)
     lk = 0 if last_kill is None else whole_number("last kill", last_kill)
-    if not LOWEST_HEALTH <= hp <= _MAX_HEALTH:
-        raise PositionError(f"health {hp} out of range {LOWEST_HEALTH}..{_MAX_HEALTH}")
     pu, fl, ov = _flag("potion_used", potion_used), _flag("fled", fled), _flag("over", over)
+    if not LOWEST_HEALTH <= hp <= _MAX_HEALTH:
+        # The range of the position at hand: 1..20 while it runs (as documented), wider
+        # only for a finished game, so one input never meets two different ranges.
+        if ov:
+            raise PositionError(f"health {hp} out of range {LOWEST_HEALTH}..{_MAX_HEALTH} "
+                                "for a finished game")
+        raise PositionError(
+            f"health {hp} out of range 1..{_MAX_HEALTH} for a running game "
+            "(at 0 or below it is over)"
+        )
     sc = None if score is None else whole_number("score", score)
     nr, nd = len(room), len(dungeon)
 

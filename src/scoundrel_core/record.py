@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from .actions import Action, parse_action_text
 from .cards import Card, format_deck, parse_deck
 from .deal import deal
 from .errors import RecordError, ScoundrelError
+from .files import check_output, replacing
 from .rules import apply, line_items, new_game
 from .state import State
 from .variants import Variant, get_variant
@@ -33,6 +35,7 @@ __all__ = ["RECORD_FORMAT", "GameRecord"]
 
 RECORD_FORMAT: Final = "scoundrel-record/1"
 """The ``format`` field of a game record's JSON."""
+MAX_RECORD_BYTES: Final = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -147,13 +150,23 @@ class GameRecord:
         return rec
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the JSON form; a file that cannot be written is a RecordError naming it."""
+        """Write the JSON form, whole or not at all (a temporary file renamed over ``path``:
+        a full disk leaves the previous file as it was); a file that cannot be written, or
+        a target that is not a regular file, is a RecordError naming it."""
+        text = json.dumps(self.to_json(), indent=1) + "\n"
         try:
-            with open(path, "w", encoding="utf-8") as f:
-                json.dump(self.to_json(), f, indent=1)
-                f.write("\n")
+            with replacing(path, "record") as tmp, open(tmp, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as err:  # OutputError: the message names the file and the reason
+            raise RecordError(str(err)) from None
+
+    @staticmethod
+    def check_writable(path: str | os.PathLike[str]) -> None:
+        """Refuse now a path :meth:`save` could not write later (RecordError naming it)."""
+        try:
+            check_output(path, "record")
         except OSError as err:
-            raise RecordError(f"cannot write record {os.fspath(path)!r}: {err.strerror}") from None
+            raise RecordError(str(err)) from None
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> GameRecord:
@@ -161,8 +174,17 @@ class GameRecord:
         if not isinstance(path, (str, os.PathLike)):  # an int would open a file descriptor
             raise RecordError(f"record path {path!r:.80} is not a file name")
         try:
-            with open(path, encoding="utf-8") as f:
-                data = json.load(f)
+            # A FIFO would block and /dev/full read forever: only a regular file, read
+            # up to a bound (a whole game's record is a few KB).
+            if not stat.S_ISREG(os.stat(path).st_mode):
+                raise RecordError(f"cannot read record {os.fspath(path)!r}: it is not a "
+                                  "regular file")
+            with open(path, "rb") as f:
+                raw = f.read(MAX_RECORD_BYTES + 1)
+            if len(raw) > MAX_RECORD_BYTES:
+                raise RecordError(f"record {os.fspath(path)!r} is larger than "
+                                  f"{MAX_RECORD_BYTES:,} bytes: not a game record")
+            data = json.loads(raw.decode("utf-8"))
         except OSError as err:
             raise RecordError(f"cannot read record {os.fspath(path)!r}: {err.strerror}") from None
         except (json.JSONDecodeError, UnicodeDecodeError) as err:

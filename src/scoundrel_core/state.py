@@ -33,7 +33,7 @@ from typing import Final
 
 from .cards import FULL_DECK, Card, Kind, card, parse_card
 from .encoding import MAX_HEALTH
-from .errors import StateTextError
+from .errors import StateTextError, excerpt
 from .position import check_position
 from .variants import Variant, get_variant
 
@@ -319,14 +319,14 @@ class State:
 weapon=- last=- potion=2 resolved=0 fled=0 room=[2C 3C] dungeon=[]': potion must be 0 or 1, got '2'
         """
         if not isinstance(text, str):
-            raise StateTextError(f"state text {text!r} is not text")
+            raise StateTextError(f"state text {excerpt(text)} is not text")
         try:
             parts = _read_fields(text)
             return cls.from_parts(**parts, partial=partial)  # type: ignore[arg-type]
         except StateTextError as err:
-            raise type(err)(f"bad state text {text!r}: {err}") from None
+            raise type(err)(f"bad state text {excerpt(text, _QUOTED)}: {err}") from None
         except ValueError as err:  # a CardError or VariantError from a part
-            raise StateTextError(f"bad state text {text!r}: {err}") from None
+            raise StateTextError(f"bad state text {excerpt(text, _QUOTED)}: {err}") from None
 
     def __str__(self) -> str:
         return self.to_text()
@@ -371,7 +371,10 @@ _FIELDS: Final = (
     "health", "weapon", "last", "potion", "resolved", "fled", "room", "dungeon", "score",
 )
 _FIELD_RE: Final = re.compile(r"\s*([A-Za-z_]\w*)=(\[[^\]]*\]|[^\s\[\]]*)")
-_INT_RE: Final = re.compile(r"-?\d+")
+# ASCII digits only (\d would take other scripts' digits), and few: no field needs more
+# than four, and int() refuses strings past 4,300 digits with an error of its own.
+_INT_RE: Final = re.compile(r"-?[0-9]{1,18}")
+_QUOTED: Final = 300  # a whole-deck position is about 200 characters: quoted whole
 
 
 def _read_fields(text: str) -> dict[str, object]:
@@ -385,10 +388,12 @@ def _read_fields(text: str) -> dict[str, object]:
     while pos < len(rest):
         m = _FIELD_RE.match(rest, pos)
         if m is None:
-            raise StateTextError(f"cannot read {rest[pos:].strip()!r}: expected field=value")
+            raise StateTextError(f"cannot read {excerpt(rest[pos:].strip())}: expected field=value")
         key, value = m.groups()
         if key not in _FIELDS:
-            raise StateTextError(f"unknown field {key!r}; the fields are {', '.join(_FIELDS)}")
+            raise StateTextError(
+                f"unknown field {excerpt(key)}; the fields are {', '.join(_FIELDS)}"
+            )
         if key in raw:
             raise StateTextError(f"field {key}= given twice")
         raw[key] = value
@@ -399,19 +404,19 @@ def _read_fields(text: str) -> dict[str, object]:
 
     def number(key: str) -> int:
         if not _INT_RE.fullmatch(raw[key]):
-            raise StateTextError(f"{key} must be an integer, got {raw[key]!r}")
+            raise StateTextError(f"{key} must be an integer, got {excerpt(raw[key])}")
         return int(raw[key])
 
     def flag(key: str) -> bool:
         if raw[key] not in ("0", "1"):
-            raise StateTextError(f"{key} must be 0 or 1, got {raw[key]!r}")
+            raise StateTextError(f"{key} must be 0 or 1, got {excerpt(raw[key])}")
         return raw[key] == "1"
 
     def cards(key: str) -> list[str]:
         value = raw[key]
         if not (value.startswith("[") and value.endswith("]")):
             raise StateTextError(
-                f"{key} must be cards in brackets, like {key}=[7D 5H], got {value!r}"
+                f"{key} must be cards in brackets, like {key}=[7D 5H], got {excerpt(value)}"
             )
         return value[1:-1].split()
 

@@ -97,8 +97,20 @@ _BY_CODE: Final = {v.code: v for v in (Variant(n, w) for n in FLEE_RULES for w i
 def get_variant(variant: str | Variant = "classic", weapon_rule: str | None = None) -> Variant:
     """Look a variant up by name, optionally overriding its weapon rule.
 
-    ``"hard/equal"`` is also read, as printed by ``str(variant)``.
+    ``"hard/equal"`` is also read, as printed by ``str(variant)``; a
+    ``weapon_rule`` may repeat the rule such a name gives, not contradict it
+    (every command and reader of names comes through here, so none can solve
+    hard/strict when told ``hard/equal`` and ``strict``).
+
+    >>> str(get_variant("hard/equal", "equal"))
+    'hard/equal'
+    >>> get_variant("hard/equal", "strict")
+    Traceback (most recent call last):
+    ...
+    scoundrel_core.errors.VariantError: variant 'hard/equal' names weapon rule equal, \
+but weapon rule 'strict' was given too
     """
+    named_rule = ""
     if isinstance(variant, Variant):
         base = variant
     else:
@@ -110,8 +122,15 @@ def get_variant(variant: str | Variant = "classic", weapon_rule: str | None = No
                 f"unknown variant {variant!r}; known variants: {', '.join(FLEE_RULES)}"
             )
         base = Variant(name, rule) if rule else VARIANTS[name]
+        named_rule = base.weapon_rule if rule else ""
     if weapon_rule is None:
         return base
     if not isinstance(weapon_rule, str):
         raise VariantError(f"weapon rule {weapon_rule!r} is not a name")
-    return Variant(base.name, weapon_rule.strip().lower())
+    chosen = Variant(base.name, weapon_rule.strip().lower())
+    if named_rule and chosen.weapon_rule != named_rule:
+        raise VariantError(
+            f"variant {variant!r} names weapon rule {named_rule}, "
+            f"but weapon rule {weapon_rule!r} was given too"
+        )
+    return chosen

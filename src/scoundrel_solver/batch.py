@@ -35,7 +35,8 @@ import scoundrel_core as sc
 from .exact.result import SolveResult
 from .exact.solve import solve
 from .exact.table import DEFAULT_TABLE_MIB
-from .jsonl import ResultsFileError, drop_cut_line, read_json_lines
+from .jsonl import LineAppender, ResultsFileError, check_regular, read_json_lines
+from .result_rows import BadRow, check_row, conflict
 from .seeds import SeedRange
 from .summary import Outcome
 
@@ -93,40 +94,14 @@ def read_numbered_results(
     path: str | Path, cut_short: Callable[[], None] | None = None
 ) -> Iterator[tuple[int, dict[str, Any]]]:
     """``read_results`` with each row's line number; ``cut_short()`` is called when a
-    cut-short last line is skipped (for callers that report it)."""
+    cut-short last line is skipped (for callers that report it). Every row passes the
+    one validator of :mod:`.result_rows` (what the rules cannot produce is refused,
+    naming the file and line)."""
     for n, row in read_json_lines(path, cut_short):
-        yield n, _checked(row, Path(path), n)
-
-
-_NUMBERS: dict[str, type | tuple[type, ...]] = {
-    "best_score": int, "nodes": int, "seconds": (int, float),
-}
-
-
-def _checked(row: Any, path: Path, n: int) -> dict[str, Any]:
-    if not isinstance(row, dict) or "seed" not in row:
-        raise ResultsFileError(f"{path}:{n}: not a solver result (no seed)")
-    seed = row["seed"]
-    if seed is None:  # not about a seed (a --deck result, say): never counted, so not checked
-        return row
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ResultsFileError(f"{path}:{n}: seed {seed!r} is not an integer")
-    ok = isinstance(row.get("proven"), bool) and all(
-        isinstance(row.get(key), kind) and not isinstance(row.get(key), bool)
-        for key, kind in _NUMBERS.items()
-    )
-    if not ok:
-        raise ResultsFileError(
-            f"{path}:{n}: not a solver result (it needs best_score, proven, nodes, seconds)"
-        )
-    return row
-
-
-def _outcome(row: dict[str, Any]) -> Outcome:
-    """A result row as the summary counts it (won: the best score is positive)."""
-    score = int(row["best_score"])
-    return Outcome(score=score, won=score > 0, seconds=float(row["seconds"]),
-                   proven=bool(row["proven"]), nodes=int(row["nodes"]))
+        try:
+            yield n, check_row(row, f"{path}:{n}")
+        except BadRow as err:
+            raise ResultsFileError(str(err)) from None
 
 
 def _rank(row: dict[str, Any]) -> tuple[bool, int, int]:
@@ -159,16 +134,25 @@ class Batch:
         self.limits = limits or Limits()
         self.table_mib = table_mib
         self.written = 0
-        self._best: dict[int, tuple[tuple[bool, int, int], Outcome]] = {}
-        self._settled: set[int] = set()
+        # Per seed of the range, one flat tuple (no objects: about half the memory of an
+        # Outcome per row): the row that counts as (proven, score, -bound, seconds, nodes,
+        # line), and whether this run skips the seed.
+        self._best: dict[int, tuple[bool, int, int, float, int, int, bool]] = {}
+        self._settled = 0
+        self._sink: LineAppender | None = None
         if self.path is not None:
-            if self.path.is_dir():
-                raise ResultsFileError(f"results file {str(self.path)!r} is a folder")
-            for row in read_results(self.path):
-                self._take(row)
-            drop_cut_line(self.path)
+            check_regular(self.path)
+            self._read()
+            # Opened (created, locked, its end mended) before any work: a file that cannot
+            # be written fails now, and the next row starts on a line of its own.
+            self._sink = LineAppender(self.path)
 
-    def _take(self, row: dict[str, Any]) -> None:
+    def _read(self) -> None:
+        assert self.path is not None
+        for n, row in read_numbered_results(self.path):
+            self._take(row, n)
+
+    def _take(self, row: dict[str, Any], line: int = 0) -> None:
         seed = row["seed"]
         if (
             seed not in self.seeds
@@ -178,28 +162,35 @@ class Batch:
             return
         rank = _rank(row)
         old = self._best.get(seed)
-        if old is None or rank > old[0]:
-            self._best[seed] = (rank, _outcome(row))
-        if row["proven"] or not self.limits.retries(row):
-            self._settled.add(seed)
+        if old is not None and rank[0] and old[0] and rank[1] != old[1]:
+            raise ResultsFileError(str(conflict(
+                seed, str(self.variant), (old[1], f"{self.path}:{old[5]}"),
+                (rank[1], f"{self.path}:{line}"))))
+        settles = bool(row["proven"]) or not self.limits.retries(row)
+        was_settled = old is not None and old[6]
+        if old is None or rank > old[:3]:
+            self._best[seed] = (*rank, float(row["seconds"]), int(row["nodes"]), line,
+                                settles or was_settled)
+        elif settles and not was_settled:
+            self._best[seed] = (*old[:6], True)
+        if (settles or was_settled) and not was_settled:
+            self._settled += 1
 
     @property
     def todo_count(self) -> int:
         """How many seeds of the range ``run()`` will solve."""
-        return self.seeds.count - len(self._settled)
+        return self.seeds.count - self._settled
 
     def todo(self) -> Iterator[int]:
         """The seeds of the range still to solve, in order, made lazily."""
-        return (seed for seed in self.seeds if seed not in self._settled)
+        best = self._best
+        return (seed for seed in self.seeds if not (seed in best and best[seed][6]))
 
     def run(self) -> Generator[SolveResult, None, None]:
-        """Solve every seed of ``todo()``, appending each row to the file as it comes."""
-        sink = None
-        if self.path is not None:
-            try:
-                sink = self.path.open("ab", buffering=0)  # each row one write, no buffer
-            except OSError as err:
-                raise ResultsFileError.cannot("write", self.path, err) from None
+        """Solve every seed of ``todo()``, appending each row to the file as it comes.
+
+        A row that cannot be written whole (:class:`~.jsonl.DiskFull`) stops the run;
+        ``written`` counts the rows saved before it."""
         try:
             for seed in self.todo():
                 r = solve(seed, variant=self.variant.name, weapon_rule=self.variant.weapon_rule,
@@ -207,21 +198,21 @@ class Batch:
                           table_mib=self.table_mib)
                 row = {**r.to_json(), "max_nodes": self.limits.max_nodes,
                        "max_seconds": self.limits.max_seconds}
-                if sink is not None:
-                    sink.write((json.dumps(row) + "\n").encode())
+                if self._sink is not None:
+                    self._sink.append(json.dumps(row, allow_nan=False))
                     self.written += 1
                 self._take(row)
                 yield r
         finally:
-            if sink is not None:
-                sink.close()
+            if self._sink is not None:
+                self._sink.close()
 
     def results(self) -> list[Outcome]:
         """One result per seed of the range: from the file as it is now (other runs may
         have added to it), or this run's when there is no file."""
         if self.path is not None:
             self._best.clear()
-            self._settled.clear()
-            for row in read_results(self.path):
-                self._take(row)
-        return [result for _, result in self._best.values()]
+            self._settled = 0
+            self._read()
+        return [Outcome(score=score, won=score > 0, seconds=secs, proven=proven, nodes=nodes)
+                for proven, score, _, secs, nodes, _, _ in self._best.values()]

@@ -67,10 +67,12 @@ def parse_seed_range(text: str) -> SeedRange:
     """``A:B`` (seeds A up to B-1) or a single seed ``N``; a SeedError names the text."""
     lo_text, colon, hi_text = text.strip().partition(":")
     try:
-        lo = int(lo_text, 10)
-        hi = int(hi_text, 10) if colon else lo + 1
-    except ValueError:
-        raise sc.SeedError(f"bad seed range {text!r}: expected A:B or N") from None
+        lo = sc.parse_seed_number(lo_text)
+        hi = sc.parse_seed_number(hi_text) if colon else lo + 1
+    except sc.SeedError:
+        raise sc.SeedError(
+            f"bad seed range {sc.excerpt(text)}: expected A:B or N, in decimal digits 0-9"
+        ) from None
     if not 0 <= lo < hi <= _SEED_SPACE:
-        raise sc.SeedError(f"bad seed range {text!r}: need 0 <= A < B <= 2**64")
+        raise sc.SeedError(f"bad seed range {sc.excerpt(text)}: need 0 <= A < B <= 2**64")
     return SeedRange(lo, hi)

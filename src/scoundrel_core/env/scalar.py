@@ -35,6 +35,7 @@ from ..rules import ROOM_SIZE, apply_trusted, legal_ids
 from ..state import State, dealt_state
 from ..variants import Variant, get_variant
 from ._vector_kernel import MAX_LEGAL
+from .action_input import action_index
 from .observation import OBS_HIGH, OBS_LOW, WORST_SCORE
 from .view import PlayerView
 
@@ -166,7 +167,7 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
             raise ScoundrelError("step() before reset(): call reset() first")
         if self._ended:
             raise ScoundrelError("step() after the episode ended: call reset() first")
-        a = int(action)
+        a = action_index(action)
         if a not in self._legal:
             return self._illegal(a)
         # The legal actions are the rules' own, so the rules' check is skipped.

@@ -41,11 +41,13 @@ from ..deal import check_seed
 from ..errors import IllegalActionError, ScoundrelError
 from ..variants import Variant, get_variant
 from . import _vector_kernel as K
+from .action_input import action_array
 from .observation import OBS_HIGH, OBS_LOW, OBS_SIZE, WORST_SCORE, decode, variant_slots
 from .scalar import check_options, room_text
 
 __all__ = [
     "MAX_LEGAL",
+    "MAX_NUM_ENVS",
     "ScoundrelVectorEnv",
     "random_legal_actions",
     "random_listed_actions",
@@ -54,6 +56,8 @@ __all__ = [
 RING = K.RING_MASK + 1
 MAX_LEGAL = K.MAX_LEGAL
 """Most legal actions a position can have: the width of the legal-action lists."""
+MAX_NUM_ENVS = 1 << 20
+"""The most games one vector env holds (about 300 MiB of arrays at that size)."""
 
 
 class ScoundrelVectorEnv(VectorEnv[npt.NDArray[np.int8], npt.NDArray[np.int64], Any]):
@@ -82,7 +86,10 @@ class ScoundrelVectorEnv(VectorEnv[npt.NDArray[np.int8], npt.NDArray[np.int64], 
     ) -> None:
         check_options(render_mode, illegal_action, self.metadata["render_modes"])
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ScoundrelError(f"num_envs {num_envs!r} is not a positive integer")
+            raise ScoundrelError(f"num_envs {num_envs!r:.60} is not a positive integer")
+        if num_envs > MAX_NUM_ENVS:
+            # Checked before anything is allocated: each game holds about 300 bytes of arrays.
+            raise ScoundrelError(f"num_envs {num_envs} is more than {MAX_NUM_ENVS:,}")
         if max_episode_steps is not None and (
             not isinstance(max_episode_steps, int) or max_episode_steps < 1
         ):
@@ -168,9 +175,7 @@ class ScoundrelVectorEnv(VectorEnv[npt.NDArray[np.int8], npt.NDArray[np.int64], 
         """
         if not self._started:
             raise ScoundrelError("step() before reset(): call reset() first")
-        a = np.asarray(actions, dtype=np.int64).reshape(-1)
-        if a.shape != (self.num_envs,):
-            raise ScoundrelError(f"{a.shape[0]} actions for {self.num_envs} environments")
+        a = action_array(actions, self.num_envs)
         if self.illegal_action == "raise":
             k = K.first_illegal(a, self._mask, self._pending)
             if k >= 0:

@@ -28,10 +28,13 @@ from .errors import CensusError, require
 from .store import Store
 from .work import solve_chunk
 
-__all__ = ["DEFAULT_CHUNK", "CensusRun"]
+__all__ = ["DEFAULT_CHUNK", "MAX_CHUNK", "CensusRun"]
 
 DEFAULT_CHUNK = 50  # seeds per task: seconds of work on classic, a fraction on hard
 """Seeds per task by default: seconds of work on classic, a fraction of one on hard."""
+MAX_CHUNK = 100_000
+"""The largest ``--chunk-size``: a chunk's seeds are listed, so it is bounded (checked
+before anything is made); hard deals, the quickest, need no more than a few hundred."""
 CONNECT_TIMEOUT = 5.0  # seconds to reach a --scheduler before giving up
 
 
@@ -69,7 +72,10 @@ def _ctrl_c_held() -> Iterator[None]:
     if not main or not hasattr(signal, "pthread_sigmask"):
         yield
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    # SIGTERM and SIGHUP too: the commands hand them to the Ctrl-C handler.
+    held = {signal.SIGINT} | {getattr(signal, n) for n in ("SIGTERM", "SIGHUP")
+                              if hasattr(signal, n)}
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
     try:
         yield
     finally:
@@ -135,8 +141,8 @@ class CensusRun:
         """Solve the range; returns how many rows were written (also in ``saved``)."""
         from tqdm import tqdm
 
-        if self.chunk_size < 1:
-            raise CensusError(f"chunk size {self.chunk_size} must be positive")
+        if not 1 <= self.chunk_size <= MAX_CHUNK:
+            raise CensusError(f"chunk size {self.chunk_size} must be 1..{MAX_CHUNK:,}")
         self.skipped = self.store.settled_count(self.variant, self.weapon_rule, self.seeds,
                                                 self.max_seconds)
         if self.skipped == self.seeds.count:

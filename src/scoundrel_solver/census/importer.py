@@ -20,9 +20,10 @@ from typing import Any
 import scoundrel_core as sc
 
 from ..batch import read_numbered_results
-from ..jsonl import ResultsFileError
+from ..jsonl import ResultsFileError, check_regular
+from ..result_rows import BadRow, check_row
 from .errors import CensusError, require
-from .store import COLUMNS, CensusRow, Store, solver_version
+from .store import COLUMNS, LIMIT_COLUMNS, CensusRow, Store, solver_version
 
 __all__ = ["ImportReport", "import_file"]
 
@@ -42,6 +43,10 @@ class ImportReport:
 
 
 def _row(obj: Any, where: str, version: str) -> CensusRow:
+    try:  # the one validator every reader of results shares
+        check_row(obj, where)
+    except BadRow as err:
+        raise CensusError(str(err)) from None
     if not isinstance(obj, dict):
         raise CensusError(f"{where}: not a solver result (expected a JSON object)")
     missing = [k for k in _KEYS if k not in obj]
@@ -58,9 +63,19 @@ def _row(obj: Any, where: str, version: str) -> CensusRow:
         winnable = obj["winnable"]
         if winnable is not None and not isinstance(winnable, bool):
             raise ValueError(f"winnable must be true, false or null, got {winnable!r}")
+        max_nodes, max_seconds = obj.get("max_nodes"), obj.get("max_seconds")
+        if max_nodes is not None and (isinstance(max_nodes, bool)
+                                      or not isinstance(max_nodes, int) or max_nodes < 1):
+            raise ValueError(f"max_nodes must be a positive integer or null, got {max_nodes!r}")
+        if max_seconds is not None and (isinstance(max_seconds, bool)
+                                        or not isinstance(max_seconds, (int, float))
+                                        or not max_seconds > 0):
+            raise ValueError(f"max_seconds must be a positive number or null, "
+                             f"got {max_seconds!r}")
         return CensusRow(v.name, v.weapon_rule, seed, ints[0], ints[1], bool(obj["proven"]),
                          winnable, ints[2], float(obj["seconds"]),
-                         str(obj.get("solver_version") or version))
+                         str(obj.get("solver_version") or version), max_nodes,
+                         None if max_seconds is None else float(max_seconds))
     except (ValueError, TypeError) as err:
         raise CensusError(f"{where}: {err}") from None
 
@@ -93,10 +108,13 @@ def _parquet_rows(path: Path, report: ImportReport) -> Iterator[CensusRow]:
         source = pq.ParquetFile(path)
     except (OSError, ValueError) as err:  # pyarrow's ArrowInvalid is a ValueError
         raise CensusError(f"cannot read {str(path)!r}: {err}") from None
-    missing = [c for c in COLUMNS if c not in source.schema_arrow.names]
+    names = source.schema_arrow.names
+    missing = [c for c in COLUMNS if c not in names and c not in LIMIT_COLUMNS]
     if missing:
         raise CensusError(f"{path}: not a census export (missing {', '.join(missing)})")
-    for batch in source.iter_batches(batch_size=BATCH, columns=list(COLUMNS)):
+    # Exports from before 0.2 have no limit columns: their rows read as limits not known.
+    for batch in source.iter_batches(batch_size=BATCH,
+                                     columns=[c for c in COLUMNS if c in names]):
         for n, obj in enumerate(batch.to_pylist(), report.read + 1):
             report.read += 1
             yield _row(obj, f"{path}: row {n}", "unknown")
@@ -106,6 +124,10 @@ def import_file(store: Store, path: str | Path) -> ImportReport:
     """Add every result of a results file (JSON lines) or census export (``.parquet``)."""
     report = ImportReport()
     path = Path(path)
+    try:  # a FIFO or a device would block or never end: refused before it is opened
+        check_regular(path, "import")
+    except ResultsFileError as err:
+        raise CensusError(str(err)) from None
     if path.suffix.lower() in (".parquet", ".pq"):
         if not path.exists():
             raise CensusError(f"cannot read {str(path)!r}: no such file")
@@ -116,5 +138,14 @@ def import_file(store: Store, path: str | Path) -> ImportReport:
         with store.transaction():
             batch = list(islice(rows, BATCH))
             report.saved += store.add(batch)
+            # Two proven results for one deal that disagree: refused, this batch undone.
+            clash = store.proven_conflict(batch)
+            if clash is not None:
+                stored, row = clash
+                raise CensusError(
+                    f"{path}: seed {row.seed} ({row.variant}/{row.weapon_rule}) is proven to "
+                    f"score {row.best_score} here but {stored.best_score} in the store "
+                    f"(solver {stored.solver_version}); one of them is wrong"
+                )
         if len(batch) < BATCH:
             return report

@@ -14,11 +14,14 @@ at any moment keeps every result committed before.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
+from urllib.parse import quote
 
 from ..revision import solver_version
 from ..seeds import SeedRange
@@ -28,6 +31,7 @@ __all__ = [
     "COLUMNS",
     "DEFAULT_DB",
     "FORMAT",
+    "LIMIT_COLUMNS",
     "SEED_SHIFT",
     "CensusRow",
     "Store",
@@ -43,9 +47,12 @@ SEED_SHIFT = 2**63  # stored seed = seed - SEED_SHIFT: 0 .. 2**64-1 fits a signe
 
 COLUMNS = (
     "variant", "weapon_rule", "seed", "best_score", "upper_bound", "proven", "winnable",
-    "nodes", "seconds", "solver_version",
+    "nodes", "seconds", "solver_version", "max_nodes", "max_seconds",
 )
 """The columns of a stored row, in order (also the export's)."""
+LIMIT_COLUMNS = ("max_nodes", "max_seconds")
+"""Added in 0.2: the limits a row's search ran under (NULL: none, or, for an unproven row
+stored before they were kept, not known). Older stores gain them when opened to write."""
 
 _SCHEMA = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -61,9 +68,17 @@ CREATE TABLE results (
     nodes INTEGER NOT NULL,
     seconds REAL NOT NULL,
     solver_version TEXT NOT NULL,
+    max_nodes INTEGER,              -- the limits the search ran under; NULL for none
+    max_seconds REAL,
     PRIMARY KEY (variant, weapon_rule, seed)
 ) WITHOUT ROWID;
 """
+# Two commands creating one new store at once: whichever takes the write lock second finds
+# the tables made and adds nothing (no "table meta already exists").
+_CREATE = ("BEGIN IMMEDIATE;"
+           + _SCHEMA.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS")
+                    .replace("INSERT INTO", "INSERT OR IGNORE INTO")
+           + "COMMIT;")
 
 # Insert, or replace only by a better row: proven beats unproven; between two
 # unproven rows the one that searched more nodes wins; a proven row is final.
@@ -77,7 +92,8 @@ WHERE results.proven = 0
 
 
 class CensusRow(NamedTuple):
-    """One deal's result, with the seed as the real seed (0 .. 2**64 - 1)."""
+    """One deal's result, with the seed as the real seed (0 .. 2**64 - 1), and the limits
+    its search ran under (None: no limit)."""
 
     variant: str
     weapon_rule: str
@@ -89,27 +105,73 @@ class CensusRow(NamedTuple):
     nodes: int
     seconds: float
     solver_version: str
+    max_nodes: int | None = None
+    max_seconds: float | None = None
 
 
 def _to_sql(row: CensusRow) -> tuple[object, ...]:
     winnable = None if row.winnable is None else int(row.winnable)
     return (row.variant, row.weapon_rule, row.seed - SEED_SHIFT, row.best_score,
             row.upper_bound, int(row.proven), winnable, row.nodes, row.seconds,
-            row.solver_version)
+            row.solver_version, row.max_nodes, row.max_seconds)
 
 
 def _from_sql(values: Any) -> CensusRow:
-    v, w, seed, best, ub, proven, winnable, nodes, secs, version = values
+    v, w, seed, best, ub, proven, winnable, nodes, secs, version, mn, ms = values
     return CensusRow(v, w, seed + SEED_SHIFT, best, ub, bool(proven),
-                     None if winnable is None else bool(winnable), nodes, secs, version)
+                     None if winnable is None else bool(winnable), nodes, secs, version,
+                     mn, ms)
 
 
-def _is_census(conn: sqlite3.Connection) -> bool:
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def _is_census(conn: sqlite3.Connection, path: Path) -> bool:
+    """Whether the file is a census store; a damaged SQLite file raises (it is one)."""
     try:
         found = conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
-    except sqlite3.DatabaseError:  # not SQLite at all, or no meta table
-        return False
+    except sqlite3.DatabaseError:  # not SQLite at all, no meta table, or damaged
+        with open(path, "rb") as f:
+            if f.read(len(_SQLITE_MAGIC)) != _SQLITE_MAGIC:
+                return False  # some other file
+        if conn.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'meta'").fetchone()[0]:
+            raise  # the census's tables are there but do not read: damaged
+        return False  # an SQLite database of something else
     return found is not None and found[0] == FORMAT
+
+
+def _no_larger(mine: float | None, column: str) -> str:
+    """SQL: this run's limit is no larger than the row's (None: no limit, the largest)."""
+    if mine is None:
+        return f"{column} IS NULL"
+    return f"({column} IS NULL OR {column} >= {float(mine)!r})"
+
+
+def _nearly_full(path: Path) -> bool:
+    try:
+        st = os.statvfs(path.parent)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < 64 * 1024
+
+
+@contextmanager
+def _damage_named(path: Path) -> Iterator[None]:
+    """SQLite's own errors on a store become one line naming the file (a damaged file, a
+    full disk, a store another program changed): never a traceback."""
+    try:
+        yield
+    except sqlite3.DatabaseError as err:
+        text = str(err)
+        # SQLite says "database or disk is full", or in WAL mode only "disk I/O error".
+        if isinstance(err, sqlite3.OperationalError) and (
+            "full" in text or ("I/O" in text and _nearly_full(path))
+        ):
+            raise CensusError(f"cannot write census database {str(path)!r}: disk full; "
+                              "every chunk committed before is kept") from None
+        if "malformed" in text or "not a database" in text or "no such" in text:
+            raise CensusError(f"census database {str(path)!r} is damaged ({text})") from None
+        raise CensusError(f"census database {str(path)!r}: {text}") from None
 
 
 class Store:
@@ -126,33 +188,72 @@ class Store:
     True
     """
 
-    def __init__(self, path: str | Path, create: bool = True) -> None:
+    def __init__(self, path: str | Path, create: bool = True, readonly: bool = False) -> None:
+        """``readonly`` opens for reading only (``summary``, ``export``): a store on a
+        read-only disk, or one the user may not write, still reads."""
         self.path = Path(path)
-        if self.path.is_dir():
-            raise CensusError(f"{str(self.path)!r} is a directory, not a census database")
+        self.readonly = readonly
+        if self.path.exists() and not self.path.is_file():
+            raise CensusError(f"{str(self.path)!r} is not a regular file, not a census database")
         fresh = not self.path.exists() or self.path.stat().st_size == 0
-        if fresh and not create:
+        if fresh and (not create or readonly):
             raise CensusError(f"no census database at {str(self.path)!r}")
+        self.conn = self._connect()
         try:
-            # Autocommit mode: transactions are explicit, in transaction().
-            self.conn = sqlite3.connect(self.path, timeout=60, isolation_level=None)
-        except sqlite3.Error as err:
-            raise CensusError(f"cannot open {str(self.path)!r}: {err}") from None
-        try:
-            if fresh:
-                self.conn.executescript("BEGIN;" + _SCHEMA + "COMMIT;")
-            elif not _is_census(self.conn):
-                raise CensusError(f"{str(self.path)!r} is not a census database")
-            # WAL lets `summary` read while `run` writes; FULL syncs each commit,
-            # so a power cut loses nothing committed.
-            self.conn.execute("PRAGMA journal_mode = WAL")
-            self.conn.execute("PRAGMA synchronous = FULL")
-        except sqlite3.Error as err:
-            self.conn.close()
-            raise CensusError(f"cannot use {str(self.path)!r}: {err}") from None
+            with _damage_named(self.path):
+                if fresh:
+                    self.conn.executescript(_CREATE)
+                if not _is_census(self.conn, self.path):
+                    raise CensusError(f"{str(self.path)!r} is not a census database")
+                self._check_tables()
+                if not readonly:
+                    # WAL lets `summary` read while `run` writes; FULL syncs each commit,
+                    # so a power cut loses nothing committed.
+                    self.conn.execute("PRAGMA journal_mode = WAL")
+                    self.conn.execute("PRAGMA synchronous = FULL")
         except BaseException:
             self.conn.close()
             raise
+
+    def _connect(self) -> sqlite3.Connection:
+        # Autocommit mode: transactions are explicit, in transaction().
+        try:
+            if not self.readonly:
+                return sqlite3.connect(self.path, timeout=60, isolation_level=None)
+            uri = f"file:{quote(str(self.path.resolve()))}?mode=ro"
+            conn = sqlite3.connect(uri, uri=True, timeout=60, isolation_level=None)
+            try:
+                conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+            except sqlite3.OperationalError:
+                # A WAL store on a read-only disk: SQLite cannot make its shared-memory
+                # file there. Nothing can write to it either, so read it as immutable.
+                conn.close()
+                conn = sqlite3.connect(uri + "&immutable=1", uri=True, timeout=60,
+                                       isolation_level=None)
+            return conn
+        except sqlite3.Error as err:
+            raise CensusError(f"cannot open {str(self.path)!r}: {err}") from None
+
+    def _check_tables(self) -> None:
+        """The results table has the columns this version reads (older stores gain the
+        limit columns when opened to write); anything else is a damaged store."""
+        have = [r[1] for r in self.conn.execute("PRAGMA table_info(results)")]
+        missing = [c for c in COLUMNS if c not in have]
+        if missing and not self.readonly and set(missing) <= set(LIMIT_COLUMNS):
+            self.conn.execute("BEGIN IMMEDIATE")
+            have = [r[1] for r in self.conn.execute("PRAGMA table_info(results)")]
+            for column in LIMIT_COLUMNS:
+                if column not in have:
+                    kind = "INTEGER" if column == "max_nodes" else "REAL"
+                    self.conn.execute(f"ALTER TABLE results ADD COLUMN {column} {kind}")
+            self.conn.execute("COMMIT")
+            missing = []
+        self._columns = [c if c in have or c not in LIMIT_COLUMNS else f"NULL AS {c}"
+                         for c in COLUMNS] if missing else list(COLUMNS)
+        really = [c for c in missing if c not in LIMIT_COLUMNS]
+        if really:
+            raise CensusError(f"census database {str(self.path)!r} is damaged: its results "
+                              f"table lacks {', '.join(really)}")
 
     def close(self) -> None:
         """Close the database (``with Store(...)`` does it)."""
@@ -167,19 +268,46 @@ class Store:
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """All writes inside commit together, or (on any exception) not at all."""
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        self.conn.execute("COMMIT")
+        if self.readonly:
+            raise CensusError(f"census database {str(self.path)!r} was opened to read only")
+        with _damage_named(self.path):
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):  # a failed COMMIT rolled back
+                    self.conn.execute("ROLLBACK")
+                raise
+            try:
+                self.conn.execute("COMMIT")
+            except sqlite3.Error:
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.execute("ROLLBACK")
+                raise
 
     def add(self, rows: Iterable[CensusRow]) -> int:
         """Insert rows (inside a transaction); returns how many were new or improved."""
         before = self.conn.total_changes
-        self.conn.executemany(_UPSERT, (_to_sql(r) for r in rows))
+        with _damage_named(self.path):
+            self.conn.executemany(_UPSERT, (_to_sql(r) for r in rows))
         return self.conn.total_changes - before
+
+    def proven_conflict(self, rows: Iterable[CensusRow]) -> tuple[CensusRow, CensusRow] | None:
+        """The first proven row whose deal the store holds proven with another score, as
+        (stored, given); None when all agree. (Upserts never replace a proven row, so a
+        disagreement would otherwise pass without a word.)"""
+        for row in rows:
+            if not row.proven:
+                continue
+            with _damage_named(self.path):
+                found = self.conn.execute(
+                    f"SELECT {', '.join(self._columns)} FROM results WHERE variant = ? AND "
+                    "weapon_rule = ? AND seed = ? AND proven = 1 AND best_score != ?",
+                    (row.variant, row.weapon_rule, row.seed - SEED_SHIFT, row.best_score),
+                ).fetchone()
+            if found is not None:
+                return _from_sql(found), row
+        return None
 
     def _where(self, variant: str | None, weapon_rule: str | None,
                seeds: SeedRange | None) -> tuple[str, list[object]]:
@@ -201,43 +329,56 @@ class Store:
              seeds: SeedRange | None = None) -> Iterator[CensusRow]:
         """Stored rows in (variant, weapon rule, seed) order, read lazily."""
         where, args = self._where(variant, weapon_rule, seeds)
-        cur = self.conn.execute(
-            f"SELECT {', '.join(COLUMNS)} FROM results{where} "
-            "ORDER BY variant, weapon_rule, seed", args)
-        for values in cur:
-            yield _from_sql(values)
+        with _damage_named(self.path):
+            cur = self.conn.execute(
+                f"SELECT {', '.join(self._columns)} FROM results{where} "
+                "ORDER BY variant, weapon_rule, seed", args)
+            for values in cur:
+                yield _from_sql(values)
 
     def count(self, variant: str | None = None, weapon_rule: str | None = None,
               seeds: SeedRange | None = None) -> int:
         """How many rows are stored (of a variant, a weapon rule, a seed range)."""
         where, args = self._where(variant, weapon_rule, seeds)
-        return int(self.conn.execute(f"SELECT COUNT(*) FROM results{where}",
-                                     args).fetchone()[0])
+        with _damage_named(self.path):
+            return int(self.conn.execute(f"SELECT COUNT(*) FROM results{where}",
+                                         args).fetchone()[0])
 
     def _settled_query(self, what: str, variant: str, weapon_rule: str, seeds: SeedRange,
-                       max_seconds: float | None) -> sqlite3.Cursor:
+                       max_seconds: float | None, max_nodes: int | None) -> list[Any]:
         where, args = self._where(variant, weapon_rule, seeds)
-        # Unproven rows count as settled when their search already spent at least
-        # the run's limit; with no limit the parameter is NULL, so only proven ones.
-        return self.conn.execute(
-            f"SELECT {what} FROM results{where} AND (proven = 1 OR seconds >= ?)",
-            [*args, max_seconds])
+        # An unproven row is settled when it ran under limits this run does not raise:
+        # limits are compared, never the seconds measured (they overshoot the limit). A row
+        # whose limits were not kept (both NULL, from before 0.2) is retried only without
+        # limits, as a results file's row is.
+        held = (f"((max_nodes IS NOT NULL OR max_seconds IS NOT NULL) "
+                f"AND {_no_larger(max_nodes, 'max_nodes')} "
+                f"AND {_no_larger(max_seconds, 'max_seconds')})")
+        if "max_nodes" not in self._columns:  # a read-only older store: no limits kept
+            held = "0"
+        with _damage_named(self.path):
+            return self.conn.execute(
+                f"SELECT {what} FROM results{where} AND (proven = 1 OR {held})", args
+            ).fetchall()
 
     def settled(self, variant: str, weapon_rule: str, seeds: SeedRange,
-                max_seconds: float | None) -> set[int]:
-        """Seeds of the range a run with this limit skips: proven ones, and unproven
-        ones whose search already spent at least ``max_seconds`` (no limit: none)."""
-        cur = self._settled_query("seed", variant, weapon_rule, seeds, max_seconds)
-        return {s + SEED_SHIFT for (s,) in cur}
+                max_seconds: float | None, max_nodes: int | None = None) -> set[int]:
+        """Seeds of the range a run with these limits skips: proven ones, and unproven
+        ones that ran under limits at least as large (None: no limit, the largest)."""
+        rows = self._settled_query("seed", variant, weapon_rule, seeds, max_seconds, max_nodes)
+        return {s + SEED_SHIFT for (s,) in rows}
 
     def settled_count(self, variant: str, weapon_rule: str, seeds: SeedRange,
-                      max_seconds: float | None) -> int:
+                      max_seconds: float | None, max_nodes: int | None = None) -> int:
         """``len(settled(...))`` without building the set."""
-        cur = self._settled_query("COUNT(*)", variant, weapon_rule, seeds, max_seconds)
-        return int(cur.fetchone()[0])
+        rows = self._settled_query("COUNT(*)", variant, weapon_rule, seeds, max_seconds,
+                                   max_nodes)
+        return int(rows[0][0])
 
     def groups(self) -> list[tuple[str, str]]:
         """The (variant, weapon rule) pairs present, sorted."""
-        return [(str(v), str(w)) for v, w in self.conn.execute(
-            "SELECT DISTINCT variant, weapon_rule FROM results ORDER BY variant, weapon_rule")]
+        with _damage_named(self.path):
+            return [(str(v), str(w)) for v, w in self.conn.execute(
+                "SELECT DISTINCT variant, weapon_rule FROM results "
+                "ORDER BY variant, weapon_rule")]
 

@@ -35,5 +35,6 @@ def solve_chunk(variant: str, weapon_rule: str, seeds: list[int],
     for seed in seeds:
         r = solve(seed, variant=variant, weapon_rule=weapon_rule, max_seconds=max_seconds)
         rows.append(CensusRow(r.variant, r.weapon_rule, seed, r.best_score, r.upper_bound,
-                              r.proven, r.winnable, r.nodes, r.seconds, version))
+                              r.proven, r.winnable, r.nodes, r.seconds, version,
+                              None, max_seconds))
     return rows

@@ -14,6 +14,7 @@ from types import FrameType
 from typing import Any
 
 from ..batch import Batch, Limits
+from ..jsonl import DiskFull
 from ..summary import summarize
 from .options import Interrupted, refuse, table_mib_from, variant_from
 from .render import batch_summary, print_summary, progress
@@ -71,6 +72,10 @@ def run_batch(args: argparse.Namespace) -> int:
         summary = batch_summary(summarize(batch.results()))
     except KeyboardInterrupt:
         raise Interrupted(_saved(batch, args.out)) from None
+    except DiskFull:
+        # The file was cut back to its last whole row: free some space and run again.
+        raise OSError(f"disk full; {batch.written} results saved in {args.out}; "
+                      "the same command resumes once there is room") from None
     summary.update(variant=variant.name, weapon_rule=variant.weapon_rule, seeds=str(args.seeds),
                    out=args.out)
     print_summary(summary, args.json)

@@ -99,7 +99,8 @@ def _quiet_dask() -> Iterator[None]:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..census.engine import DEFAULT_CHUNK, CensusRun
+    from ..census.engine import DEFAULT_CHUNK, MAX_CHUNK, CensusRun
+    from ..census.errors import require
 
     variant = sc.get_variant(args.variant, args.weapon_rule)
     seeds = parse_seed_range(args.seeds)
@@ -111,8 +112,9 @@ def _run(args: argparse.Namespace) -> int:
         raise CensusError("--workers sizes a local cluster; with --scheduler the cluster "
                           "has its own workers")
     chunk = args.chunk_size if args.chunk_size is not None else DEFAULT_CHUNK
-    if chunk < 1:
-        raise CensusError(f"--chunk-size {chunk} must be positive")
+    if not 1 <= chunk <= MAX_CHUNK:
+        raise CensusError(f"--chunk-size {chunk} must be 1..{MAX_CHUNK:,}")
+    require("distributed")  # before the store is made: a missing extra leaves no empty store
     with Store(args.db) as store:
         census = CensusRun(store, seeds, variant.name, variant.weapon_rule,
                            max_seconds=args.max_seconds, workers=args.workers,
@@ -122,10 +124,9 @@ def _run(args: argparse.Namespace) -> int:
         try:
             with _quiet_dask():
                 census.execute()
-        except KeyboardInterrupt:
-            print(f"{PROG}: interrupted; {census.saved} results saved to {args.db} "
-                  "(the same command resumes)", file=sys.stderr)
-            return 130
+        except KeyboardInterrupt:  # Ctrl-C, SIGTERM or SIGHUP: run_command says which
+            raise Interrupted(f"{census.saved} results saved to {args.db} "
+                              "(the same command resumes)") from None
         seconds = time.perf_counter() - t0
         proven = store.settled_count(variant.name, variant.weapon_rule, seeds, None)
         stored = store.count(variant.name, variant.weapon_rule, seeds)
@@ -138,7 +139,7 @@ def _run(args: argparse.Namespace) -> int:
 def _summary(args: argparse.Namespace) -> int:
     from ..census.summary import format_table, summarize
 
-    with Store(args.db, create=False) as store:
+    with Store(args.db, readonly=True) as store:  # a read-only store reads too
         summaries = summarize(store)
     if args.json:
         print(json.dumps([s.to_json() for s in summaries]))
@@ -155,7 +156,7 @@ def _export(args: argparse.Namespace) -> int:
     from ..provenance import provenance
 
     seeds = None if args.seeds is None else parse_seed_range(args.seeds)
-    with Store(args.db, create=False) as store:
+    with Store(args.db, readonly=True) as store:
         n = export(store, args.out, seeds=seeds, provenance=provenance([PROG, *args.argv]))
     print(f"{n} rows written to {args.out}")
     return 0

@@ -12,21 +12,31 @@ and ``--shallow-above`` tune the fair agent and apply to it alone;
 perfect-information Monte Carlo agent ``pimc`` alone (slow: tens of seconds
 per game).
 
-Exit codes: 0 success, 2 bad input (one line on stderr), 130 Ctrl-C (one
-line; nothing is saved, the report is only printed at the end).
+``--out FILE`` appends each finished game to FILE as it ends (see
+:mod:`scoundrel_solver.eval_rows`); the same command resumes, and the report
+counts the games from the file too.
+
+Exit codes: 0 success, 1 the system failed (a full disk, a worker process
+killed), 2 bad input (one line on stderr), 130 Ctrl-C and 128 + the signal for
+SIGTERM/SIGHUP (one line saying what was saved: with ``--out``, every finished
+game).
 """
 
 from __future__ import annotations
 
 import json
 import signal
+import sys
 import time
-from collections.abc import Generator, Sequence
+from collections.abc import Container, Generator, Sequence
 from contextlib import closing
+from pathlib import Path
 from typing import Any
 
+from ..eval_rows import eval_row, finished_games
 from ..fair.api import make_agent, play_with
 from ..fair.protocol import Agent
+from ..jsonl import DiskFull, LineAppender
 from ..seeds import SeedRange
 from ..summary import Outcome, summarize
 from .options import (
@@ -70,29 +80,69 @@ def _agent_cache(name: str, opts: dict[str, Any]) -> Agent:
     return _AGENTS[key]
 
 
-def _ignore_ctrl_c() -> None:
-    """Workers leave Ctrl-C to the main process, which stops them (no worker tracebacks)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+_WORKER_IGNORES = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP")
+                        if hasattr(signal, n))
+
+
+def _ignore_stops() -> None:
+    """Workers leave Ctrl-C, SIGTERM and SIGHUP (all sent to the whole process group) to
+    the main process, which ends them: no worker prints a traceback of its own."""
+    for sig in _WORKER_IGNORES:
+        signal.signal(sig, signal.SIG_IGN)
+
+
+class WorkerDied(Exception):
+    """A worker process ended without being asked (the OOM killer, a kill -9)."""
 
 
 def _games(
-    name: str, seeds: SeedRange, variant: str, weapon_rule: str, opts: dict[str, Any], jobs: int
-) -> Generator[Outcome, None, None]:
-    tasks = ((name, s, variant, weapon_rule, opts) for s in seeds)
+    name: str, seeds: SeedRange, variant: str, weapon_rule: str, opts: dict[str, Any], jobs: int,
+    skip: Container[int] = (),
+) -> Generator[tuple[int, Outcome], None, None]:
+    """(seed, outcome) of every game (seeds in ``skip`` left out), in seed order; with
+    ``jobs`` > 1 played by worker processes, at most a few games per worker ahead (a
+    range may be endless)."""
+    tasks = ((name, s, variant, weapon_rule, opts) for s in seeds if s not in skip)
     if jobs <= 1:
-        yield from map(_play_one, tasks)
+        for task in tasks:
+            yield task[1], _play_one(task)
         return
     import multiprocessing as mp
+    from collections import deque
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
-    # Workers start with Ctrl-C ignored (a disposition kept across exec), so one
-    # pressed while they import is not theirs either; the pool ends them on exit.
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Workers start with the stop signals ignored (a disposition kept across exec), so one
+    # sent while they import is not theirs either; they are ended below.
+    previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in _WORKER_IGNORES}
     try:
-        pool = mp.get_context("spawn").Pool(jobs, initializer=_ignore_ctrl_c)
+        pool = ProcessPoolExecutor(jobs, mp_context=mp.get_context("spawn"),
+                                   initializer=_ignore_stops)
     finally:
-        signal.signal(signal.SIGINT, previous)
-    with pool:
-        yield from pool.imap(_play_one, tasks, chunksize=4)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    running: deque[tuple[int, Future[Outcome]]] = deque()
+    try:
+        for task in tasks:
+            running.append((task[1], pool.submit(_play_one, task)))
+            if len(running) >= 4 * jobs:
+                seed, future = running.popleft()
+                yield seed, _result(future, seed)
+        while running:
+            seed, future = running.popleft()
+            yield seed, _result(future, seed)
+    except BrokenProcessPool:
+        raise WorkerDied("a worker process died (killed by the system or a signal)") from None
+    finally:
+        # Stop now, not after the games in flight: the workers ignore the stop signals.
+        for proc in list(getattr(pool, "_processes", {}).values()):
+            proc.kill()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _result(future: Any, seed: int) -> Outcome:
+    outcome: Outcome = future.result()
+    return outcome
 
 
 def _perfect_share(seeds: SeedRange, variant: str, weapon_rule: str) -> float:
@@ -125,6 +175,9 @@ def build_parser() -> Parser:
                    help="fair: depth 0 while more cards than this are unseen")
     p.add_argument("--samples", metavar="K", type=positive_int, default=None,
                    help="pimc: dungeons sampled per decision (default 16)")
+    p.add_argument("--out", metavar="FILE",
+                   help="append each finished game to FILE (JSON lines); the same command "
+                   "resumes, playing only the games the file does not hold")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 
@@ -142,6 +195,10 @@ def _main(argv: Sequence[str] | None) -> int:
     tuning = _FAIR_OPTIONS if args.agent == "fair" else _PIMC_OPTIONS
     opts = {kw: getattr(args, dest) for dest, kw in tuning.items()
             if getattr(args, dest) is not None}
+    try:  # the agent's options checked here, before any worker starts or allocates
+        _agent_cache(args.agent, opts)  # kept: a run with one job plays with this one
+    except (TypeError, ValueError) as err:
+        raise UsageError(str(err)) from None
     perfect: float | None = None
     if args.perfect:
         try:
@@ -151,20 +208,46 @@ def _main(argv: Sequence[str] | None) -> int:
         except KeyboardInterrupt:
             raise Interrupted("nothing saved (stopped while solving for --perfect)") from None
     start = time.perf_counter()
-    records: list[Outcome] = []
-    wins = 0
+    done: dict[int, Outcome] = {}
+    sink: LineAppender | None = None
+    if args.out is not None:
+        # Read, then opened to append (locked, its end mended) before any game is played.
+        done = finished_games(Path(args.out), args.agent, opts, v, seeds)
+        sink = LineAppender(args.out)
+    records: list[Outcome] = list(done.values())
+    wins = sum(r.won for r in records)
+
+    def saved() -> str:
+        if sink is None:
+            return f"nothing saved (--out FILE keeps every game); {len(records)} were played"
+        return f"{len(records) - len(done)} new games saved in {args.out}; the same command " \
+               "resumes"
+
     try:
-        games = _games(args.agent, seeds, v.name, v.weapon_rule, opts, args.jobs)
-        with progress(seeds.count, f"{args.agent} {v}", args.quiet, "game") as bar, closing(games):
-            for rec in games:
+        games = _games(args.agent, seeds, v.name, v.weapon_rule, opts, args.jobs, done)
+        with (progress(seeds.count, f"{args.agent} {v}", args.quiet, "game") as bar,
+              closing(games)):
+            bar.update(len(done))
+            for seed, rec in games:
+                if sink is not None:
+                    sink.append(json.dumps(eval_row(args.agent, opts, v, seed, rec),
+                                           allow_nan=False))
                 records.append(rec)
                 wins += rec.won
                 bar.update()
                 bar.set_postfix_str(f"wins {wins}", refresh=False)
     except KeyboardInterrupt:
-        raise Interrupted(f"nothing saved; {len(records)} games were played "
-                          "(the report comes at the end of a run)") from None
-    report = eval_report(summarize(records), time.perf_counter() - start)
+        raise Interrupted(saved()) from None
+    except WorkerDied as err:
+        print(f"{PROG}: error: {err}; {saved()}", file=sys.stderr)
+        return 1
+    except DiskFull:
+        raise OSError(f"disk full; {saved()} once there is room") from None
+    finally:
+        if sink is not None:
+            sink.close()
+    report = eval_report(summarize(records), time.perf_counter() - start,
+                         played=len(records) - len(done))
     report = {"agent": args.agent, "variant": v.name, "weapon_rule": v.weapon_rule, **report}
     if perfect is not None:
         report["perfect_winnable_share"] = perfect

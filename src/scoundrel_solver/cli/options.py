@@ -10,11 +10,17 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
+import errno
+import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import NoReturn
+from types import FrameType
+from typing import Any, Final, NoReturn
 
 import scoundrel_core as sc
 from scoundrel_core import __version__
@@ -22,6 +28,7 @@ from scoundrel_core import __version__
 from ..seeds import SeedRange, parse_seed_range
 
 __all__ = [
+    "STOP_SIGNALS",
     "Deal",
     "Interrupted",
     "Parser",
@@ -39,6 +46,7 @@ __all__ = [
     "refuse",
     "run_command",
     "seed_range",
+    "system_error",
     "table_mib_from",
     "variant_from",
 ]
@@ -64,8 +72,117 @@ class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are :class:`UsageError` (one line, exit 2), not usage."""
 
     def error(self, message: str) -> NoReturn:
-        """Raise :class:`UsageError` with argparse's message (one line, exit 2)."""
-        raise UsageError(message)
+        """Raise :class:`UsageError` with argparse's message (one line, exit 2), with a
+        hint when a bare number stood where an option was meant."""
+        raise UsageError(message + self._hint(message))
+
+    def _hint(self, message: str) -> str:
+        """A bare number where an option was meant: say which option takes it."""
+        head = "unrecognized arguments: "
+        if not message.startswith(head):
+            return ""
+        word = message[len(head):].split(" ", 1)[0]
+        if not (word.isascii() and word.replace(":", "", 1).isdigit()):
+            return ""
+        for flag in (("--seeds",) if ":" in word else ("--seed", "--seeds")):
+            if flag in self._option_string_actions:
+                return f" (a seed is given as {flag} {word})"
+        return ""
+
+
+# --- how a command ends ---------------------------------------------------------------------
+
+STOP_SIGNALS: Final = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+"""Closing the terminal (SIGHUP) and ``kill`` (SIGTERM) stop a command as Ctrl-C does."""
+
+_received: list[int] = []
+_MAX_LINE: Final = 500  # an error line is for a person: never a whole input
+
+
+def _like_ctrl_c(signum: int, frame: FrameType | None) -> None:
+    """Hand SIGTERM/SIGHUP to whatever answers Ctrl-C now (a batch's "finish this deal
+    first" included), so every command saves what it has in one way for all three."""
+    _received.append(signum)
+    handler = signal.getsignal(signal.SIGINT)
+    if callable(handler):
+        handler(signal.SIGINT, frame)
+    else:  # default or ignored for a moment (starting workers): stop now all the same
+        raise KeyboardInterrupt
+
+
+def _one_line(text: str) -> str:
+    """Messages on one bounded line: the start and the end (where the reason is) kept."""
+    text = " ".join(text.split("\n"))
+    if len(text) <= _MAX_LINE:
+        return text
+    return f"{text[:300]} [... {len(text) - 450:,} characters ...] {text[-150:]}"
+
+
+def _tell(prog: str, text: str) -> None:
+    """The last line; a closed terminal (SIGHUP) or a full disk may refuse it: then nothing."""
+    with contextlib.suppress(OSError, ValueError):
+        print(f"{prog}: {_one_line(text)}", file=sys.stderr)
+        sys.stderr.flush()
+
+
+def system_error(err: OSError) -> str:
+    """An OSError in words, the file named when there is one."""
+    where = f" {err.filename!r}" if err.filename is not None else ""
+    if err.filename == STDOUT:
+        where = " writing standard output"
+    elif where:
+        where = " writing" + where if err.errno == errno.ENOSPC else ":" + where
+    if err.errno == errno.ENOSPC:
+        return f"disk full{where}"
+    return f"{err.strerror or err}{where}"
+
+
+STDOUT: Final = "standard output"
+
+
+def _flush_stdout() -> None:
+    """Flush what a command printed, so a full device is told here, naming the output."""
+    try:
+        sys.stdout.flush()
+    except OSError as err:
+        raise OSError(err.errno, err.strerror, STDOUT) from None
+
+
+class _NamedStdout:
+    """Standard output whose failures say it was standard output (a full device, an EIO
+    after the terminal closed), so the one error line can name it."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._stream.write(text))
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise OSError(err.errno, err.strerror, STDOUT) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise OSError(err.errno, err.strerror, STDOUT) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _drop_stdout() -> None:
+    """After a failed write to stdout, send the rest nowhere: Python would try the buffered
+    text again at exit and print a traceback of its own."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 def add_version_option(p: argparse.ArgumentParser) -> None:
@@ -74,19 +191,45 @@ def add_version_option(p: argparse.ArgumentParser) -> None:
 
 
 def run_command(prog: str, body: Callable[[], int]) -> int:
-    """Run a command's body with the shared exit codes: 0 or its own, 2 bad input, 130 Ctrl-C."""
+    """Run a command's body with the shared exit codes: 0 or its own, 1 the system failed
+    (a full disk, an unwritable output), 2 bad input, 130 Ctrl-C (128 + the signal for
+    SIGTERM and SIGHUP, which stop it the same way)."""
+    _received.clear()
+    previous: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in STOP_SIGNALS:
+            previous[sig] = signal.signal(sig, _like_ctrl_c)
+    real_stdout = sys.stdout
+    sys.stdout = _NamedStdout(real_stdout)
     try:
-        return body()
-    except Interrupted as stop:
-        when = f" after {stop.after}" if stop.after is not None else ""
-        print(f"{prog}: interrupted{when}; {stop}", file=sys.stderr)
-        return 130
-    except KeyboardInterrupt:
-        print(f"{prog}: interrupted; nothing saved", file=sys.stderr)
-        return 130
+        code = body()
+        _flush_stdout()
+        return code
+    except (Interrupted, KeyboardInterrupt) as stop:
+        how, code = "interrupted", 130
+        if _received:
+            how = f"stopped by {signal.Signals(_received[0]).name}"
+            code = 128 + _received[0]
+        if isinstance(stop, Interrupted):
+            when = f" after {stop.after}" if stop.after is not None else ""
+            _tell(prog, f"{how}{when}; {stop}")
+        else:
+            _tell(prog, f"{how}; nothing saved")
+        return code
     except ValueError as err:  # ScoundrelError and UsageError included
-        print(f"{prog}: error: {err}", file=sys.stderr)
+        _tell(prog, f"error: {err}")
         return 2
+    except BrokenPipeError:  # the reader left (`| head`): the entry point ends quietly
+        raise
+    except OSError as err:  # the system refused: a full disk, a vanished directory
+        if err.filename == STDOUT:
+            _drop_stdout()
+        _tell(prog, f"error: {system_error(err)}")
+        return 1
+    finally:
+        sys.stdout = real_stdout
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 # --- values ---------------------------------------------------------------------------------
@@ -245,10 +388,7 @@ class Deal:
 
 
 def _seed(text: str) -> int:
-    try:
-        return int(text, 10)
-    except ValueError:
-        raise sc.SeedError(f"seed {text!r} is not an integer") from None
+    return sc.parse_seed_number(text)
 
 
 def deal_from(args: argparse.Namespace, default_seed: int = 0) -> Deal:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import os
 import random
 import sys
@@ -95,31 +96,69 @@ def _colour_wanted(out: TextIO) -> bool:
 
 Reader = Callable[[str], "str | None"]
 
+MAX_LINE = 10_000
+"""The longest command line read; a longer one is skipped whole with one '!' line."""
+
+
+def visible(text: str) -> str:
+    r"""Text with control characters (and undecodable bytes, read as lone surrogates) shown
+    as escapes, so an echo or a quoted name can never drive the terminal; newlines kept.
+
+    >>> visible("7D\x1b[2J \udcff ok\n")
+    '7D\\x1b[2J \\udcff ok\n'
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch == "\n" else repr(ch)[1:-1] for ch in text)
+
+
+def _readable(stream: TextIO) -> None:
+    """Bytes that are not UTF-8 must not end the game: read them as escapes (shown as such),
+    and never fail to print a character the terminal's encoding lacks."""
+    if isinstance(stream, io.TextIOWrapper):  # not a test's StringIO
+        with contextlib.suppress(ValueError, OSError):
+            stream.reconfigure(
+                errors="surrogateescape" if stream is sys.stdin else "backslashreplace"
+            )
+
 
 def _reader(stdin: TextIO, stdout: TextIO) -> Reader:
-    """Read one line after a prompt; None at end of input."""
+    """Read one line after a prompt; None at end of input. A line longer than
+    :data:`MAX_LINE` is read to its end and refused (UnknownCommand)."""
     if stdin.isatty() and stdout.isatty():
         with contextlib.suppress(ImportError):  # line editing and history for input()
             import readline  # noqa: F401
 
         def read_terminal(prompt: str) -> str | None:
             try:
-                return input(prompt)
+                line = input(prompt)
             except EOFError:
                 print()
                 return None
+            if len(line) > MAX_LINE:
+                raise UnknownCommand(f"a line of {len(line):,} characters: no command is so long")
+            return line
 
         return read_terminal
 
     def read_pipe(prompt: str) -> str | None:
         stdout.write(prompt)
         stdout.flush()  # a program driving us through pipes waits for the prompt
-        line = stdin.readline()
+        line = stdin.readline(MAX_LINE + 1)
         if not line:
             stdout.write("(end of input)\n")
             stdout.flush()
             return None
-        stdout.write(line if line.endswith("\n") else line + "\n")  # the echo keeps it readable
+        if len(line) > MAX_LINE and not line.endswith("\n"):
+            skipped = len(line)
+            while line and not line.endswith("\n"):  # drop the rest without holding it
+                line = stdin.readline(MAX_LINE + 1)
+                skipped += len(line.rstrip("\n"))
+            stdout.write(f"(a line of {skipped:,} characters)\n")
+            stdout.flush()
+            raise UnknownCommand(f"a line of {skipped:,} characters: no command is so long")
+        # The echo keeps the transcript readable, with control characters escaped.
+        stdout.write(visible(line.rstrip("\n")) + "\n")
         stdout.flush()
         return line
 
@@ -135,21 +174,33 @@ class _Game:
         self.pal = pal
         self.out = out
         self._hints: Hints | None = None
+        self.recorded: str | None = None
+        """What :meth:`write_record` said, once it ran (the record is written once)."""
 
     def say(self, *lines: str) -> None:
         for line in lines:
-            print(line, file=self.out)
+            # Without colour nothing we write is a control code: escape any that came in
+            # (a file name, a quoted line), so a transcript shows what was typed.
+            print(line if self.pal.colour else visible(line), file=self.out)
 
     def show(self) -> None:
         self.say(*render_position(self.game, self.pal), "Actions:",
                  *render_actions(self.game, self.pal))
 
     def write_record(self) -> str:
-        """Write the record if one was asked for; the words saying what happened."""
+        """Write the record if one was asked for (once: later calls repeat the words);
+        the words saying what happened, a failure included."""
+        if self.recorded is not None:
+            return self.recorded
         if self.record_path is None:
-            return "no record written (no --record)"
-        self.game.record().save(self.record_path)
-        return f"record written to {self.record_path}"
+            self.recorded = "no record written (no --record)"
+            return self.recorded
+        try:
+            self.game.record().save(self.record_path)
+            self.recorded = f"record written to {self.record_path}"
+        except sc.RecordError as err:
+            self.recorded = f"the record was NOT written: {err}"
+        return self.recorded
 
     def hint(self) -> None:
         from ..play.hints import Hints
@@ -159,7 +210,7 @@ class _Game:
         self.say(*render_hint(self.game, self._hints.values(self.game), self.pal))
 
     def command(self, cmd: Command) -> None:
-        """Carry out one command other than quit."""
+        """Carry out one command other than quit (bad input raises a ScoundrelError)."""
         g = self.game
         if cmd.name == "help":
             self.say(HELP)
@@ -183,14 +234,15 @@ class _Game:
     def run(self, read: Reader) -> int:
         """Play until the game ends (then review it) or the player quits."""
         self.show()
+        line: str | None = ""
         while not self.game.is_over:
-            line = read("> ")
             try:
+                line = read("> ")
                 cmd = Command("quit") if line is None else parse_command(line)
                 if cmd.name == "quit":
                     break
                 self.command(cmd)
-            except (UnknownCommand, sc.IllegalActionError, sc.RecordError) as err:
+            except sc.ScoundrelError as err:  # any bad line: say so, and the game goes on
                 self.say(f"! {err}")
         if not self.game.is_over:
             why = "End of input" if line is None else "Quit"
@@ -234,6 +286,10 @@ def _main(argv: Sequence[str] | None) -> int:
                "to --review: it reads everything from the record; give no other option")
         return _review(args.review, pal, out)
     game, where = _new_game(args)
+    if args.record is not None:  # refused now, not after the game
+        sc.GameRecord.check_writable(args.record)
+    _readable(sys.stdin)
+    _readable(out)
     loop = _Game(game, args.record, pal, out)
     loop.say(pal.bold(f"Scoundrel: {where}.") + " Type help for the commands.")
     if sys.stdin.isatty() and out.isatty():
@@ -241,15 +297,18 @@ def _main(argv: Sequence[str] | None) -> int:
         # quit does not wait for it). Scripts through a pipe skip it and pay only if they ask.
         threading.Thread(target=_warm_hints, args=(game,), daemon=True).start()
     try:
-        return loop.run(_reader(sys.stdin, out))
-    except KeyboardInterrupt:
-        if out.isatty():
-            print(file=out)  # leave the line with the prompt and ^C
-        try:
-            saved = loop.write_record()
-        except sc.RecordError as err:
-            saved = str(err)
+        code = loop.run(_reader(sys.stdin, out))
+        return 1 if loop.recorded and "NOT written" in loop.recorded else code
+    except KeyboardInterrupt:  # Ctrl-C, and SIGTERM/SIGHUP through run_command
+        saved = loop.write_record()
+        with contextlib.suppress(OSError, ValueError):  # a closed terminal takes no newline
+            if out.isatty():
+                print(file=out)  # leave the line with the prompt and ^C
         raise Interrupted(saved, after=plural(game.steps, "action")) from None
+    finally:
+        # Whatever else ends the session (a closed output, an error of ours) writes the
+        # record first; a game that ended normally has written it already.
+        loop.write_record()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -46,11 +46,11 @@ def print_solve(result: SolveResult, where: str) -> None:
     outcome = "won" if result.best_score > 0 else "lost"
     if result.proven:
         print(f"Best score: {result.best_score} ({outcome}), proven optimal "
-              f"({result.nodes:,} nodes, {result.seconds:.3f} s)")
+              f"({_count(result.nodes, 'node')}, {result.seconds:.3f} s)")
     else:
         print(f"Best score found: {result.best_score} ({outcome}), NOT proven: the search "
               f"stopped at {result.stopped_by}; the optimum is at most {result.upper_bound} "
-              f"({result.nodes:,} nodes, {result.seconds:.3f} s)")
+              f"({_count(result.nodes, 'node')}, {result.seconds:.3f} s)")
     print()
     for line in describe_line(sc.parse_state(result.start), result.line):
         print(line)
@@ -117,17 +117,34 @@ def batch_summary(s: Summary) -> dict[str, Any]:
     }
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
 def print_summary(summary: dict[str, Any], as_json: bool) -> None:
-    """Print a batch's summary as text or as one JSON object."""
+    """The batch summary: one JSON object for programs, sentences for people."""
     if as_json:
-        print(json.dumps(summary))
+        print(json.dumps(summary, allow_nan=False))
         return
-    for key, value in summary.items():
-        print(f"{key}: {value}")
+    where = f"{summary['variant']}/{summary['weapon_rule']}, seeds {summary['seeds']}"
+    deals = summary["deals"]
+    print(f"{_count(deals, 'deal')} of {where}" + (":" if deals else "."))
+    if deals:
+        print(f"  {summary['proven']:,} proven optimal, {summary['winnable']:,} winnable, "
+              f"{summary['score_30']:,} reach 30; mean best score {summary['mean_score']:.2f}")
+        print(f"  per deal: median {summary['median_seconds']:.3f} s, worst "
+              f"{summary['worst_seconds']:.3f} s, {summary['mean_nodes']:,.0f} nodes on average")
+        scores = ", ".join(f"{score}: {n:,}" for score, n in summary["scores"].items())
+        print(f"  best scores (score: deals): {scores}")
+    out = summary.get("out")
+    print(f"  results in {out}" if out is not None else "  results not kept (no --out)")
 
 
-def eval_report(s: Summary, wall_seconds: float) -> dict[str, Any]:
-    """The evaluation's numbers: win rate with its 95% Wilson interval, scores, timing."""
+def eval_report(s: Summary, wall_seconds: float, played: int | None = None) -> dict[str, Any]:
+    """The evaluation's numbers: win rate with its 95% Wilson interval, scores, timing
+    (``seconds`` of this run, spread over the ``played`` games it played: a resumed run
+    counts the games of its file in the rest, not in the time)."""
+    played = s.deals if played is None else played
     lo, hi = s.win_rate_ci95
     return {
         "games": s.deals,
@@ -137,7 +154,7 @@ def eval_report(s: Summary, wall_seconds: float) -> dict[str, Any]:
         "mean_score": s.mean_score,
         "median_score": s.median_score,
         "seconds": wall_seconds,
-        "seconds_per_game": wall_seconds / s.deals if s.deals else 0.0,
+        "seconds_per_game": wall_seconds / played if played else 0.0,
         "exact_decision_share": s.exact_decision_share,
     }
 

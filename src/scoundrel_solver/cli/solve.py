@@ -38,14 +38,17 @@ def _parser() -> Parser:
         "with one line of play that reaches it.",
     )
     add_version_option(p)
-    add_deal_options(p, seeds_help="solve seeds A..B-1 (batch; a summary, or --out for every "
+    add_deal_options(p, daily_today=True,
+                     seeds_help="solve seeds A..B-1 (batch; a summary, or --out for every "
                      "result)")
     p.add_argument("--out", metavar="FILE",
                    help="with --seeds: append each result as a JSON line; a re-run resumes")
     add_variant_options(p, texts_name_theirs=True)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--max-nodes", metavar="N", type=positive_int, default=None,
-                   help="stop after this many nodes (per deal)")
+                   help="stop after this many nodes (per deal); a search stopped before it "
+                   "found any line adds a rescue search of up to as many again (at most "
+                   "20,000) to find one, so a result may report up to twice N")
     p.add_argument("--max-seconds", metavar="S", type=positive_float, default=None,
                    help="stop after this long (per deal)")
     p.add_argument("--table-mib", metavar="MIB", type=positive_int, default=None,

@@ -38,7 +38,8 @@ from scoundrel_core.info import InfoState
 from ..errors import SolverError
 from ..exact.solve import is_winnable, solve, solve_value
 
-__all__ = ["ActionTally", "PimcAgent", "PimcStats", "best_tally", "sample_orders",
+__all__ = ["MAX_SAMPLES", "ActionTally", "PimcAgent", "PimcStats", "best_tally",
+           "sample_orders",
            "tally_actions", "world"]
 
 DEFAULT_SAMPLES = 16
@@ -109,6 +110,16 @@ def _info_seed(info: InfoState, seed: int) -> int:
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
 
 
+MAX_SAMPLES = 10_000
+"""The most dungeons sampled per decision: each is listed and solved per action, so the
+count is bounded before anything is made (at 10,000 one decision already takes hours)."""
+
+
+def _check_samples(samples: int) -> None:
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
+        raise SolverError(f"samples {samples!r:.40} must be an integer 1..{MAX_SAMPLES:,}")
+
+
 def sample_orders(info: InfoState, samples: int, seed: int = 0) -> list[tuple[Card, ...]]:
     """``samples`` orders of the unseen cards, or every order if there are no more than that.
 
@@ -121,8 +132,7 @@ def sample_orders(info: InfoState, samples: int, seed: int = 0) -> list[tuple[Ca
     >>> sample_orders(info, 4) == sample_orders(info, 4)
     True
     """
-    if samples < 1:
-        raise SolverError(f"samples {samples!r} must be at least 1")
+    _check_samples(samples)
     cards = sorted(info.unseen, key=lambda c: c.id)
     if math.factorial(len(cards)) <= samples:
         return list(itertools.permutations(cards))
@@ -228,8 +238,7 @@ class PimcAgent:
         for name, value in (("samples", samples), ("seed", seed)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise SolverError(f"{name} {value!r} must be an integer")
-        if samples < 1:
-            raise SolverError(f"samples {samples!r} must be at least 1")
+        _check_samples(samples)
         if max_nodes is not None and (
             isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1
         ):

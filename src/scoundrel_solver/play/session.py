@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import scoundrel_core as sc
 from scoundrel_core import Action, GameRecord, InfoState, State
 
+from .commands import read_count
 from .explain import starts_room
 
 __all__ = ["Session", "room_numbers"]
@@ -89,15 +90,17 @@ class Session:
         legal = self.legal()
         if not legal:
             raise sc.IllegalActionError("the game is over")
-        if t.isdigit():
-            n = int(t)
+        n = read_count(t)
+        if n is not None:
             if not 1 <= n <= len(legal):
-                raise sc.IllegalActionError(f"there is no action {t!r}: choose 1..{len(legal)}")
+                raise sc.IllegalActionError(
+                    f"there is no action {sc.excerpt(t, 20)}: choose 1..{len(legal)}"
+                )
             return legal[n - 1]
         a = sc.parse_action_text(t)
         reason = sc.why_illegal(self.state, a)
         if reason is not None:
-            raise sc.IllegalActionError(f"{t!r} is not legal here: {reason}")
+            raise sc.IllegalActionError(f"{sc.excerpt(t)} is not legal here: {reason}")
         return a
 
     def play(self, action: Action) -> State:

@@ -1,0 +1,134 @@
+"""One check for a solver result read back from a file: what the rules cannot produce is refused.
+
+Every reader of results (``scoundrel-solve --out`` resuming, ``scoundrel-census
+import`` of results files and of census exports) passes each row through
+:func:`check_row`, so a row is trusted the same way everywhere: a score the game
+cannot reach, a bound below the score, ``winnable`` that contradicts the score,
+NaN or infinite seconds, integers past what the store can hold, a variant name
+that is not one: each is a :class:`BadRow` naming the file and line.
+
+Two proven rows for one seed that disagree cannot both be right; readers report
+them with :func:`conflict`.
+
+>>> row = {"seed": 4, "variant": "hard", "weapon_rule": "strict", "best_score": 14,
+...        "upper_bound": 14, "proven": True, "winnable": True, "nodes": 10, "seconds": 0.1}
+>>> check_row(row, "r.jsonl:1")["best_score"]
+14
+>>> check_row({**row, "winnable": False}, "r.jsonl:1")
+Traceback (most recent call last):
+...
+scoundrel_solver.result_rows.BadRow: r.jsonl:1: winnable false, but a proven score of 14 wins
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Final
+
+import scoundrel_core as sc
+
+__all__ = ["BEST_SCORE", "WORST_SCORE", "BadRow", "check_row", "conflict"]
+
+WORST_SCORE: Final = -188
+"""The lowest score of any game (every monster left in play after the health is gone)."""
+BEST_SCORE: Final = 30
+"""The highest: 20 health and a last potion of 10."""
+_MAX_INT: Final = 2**63 - 1  # what SQLite (the census store) and numpy int64 hold
+_STOPS: Final = (None, "max_nodes", "max_seconds")
+
+
+class BadRow(sc.ScoundrelError):
+    """A result row that no solve could have written; the message names where it is."""
+
+
+def _integer(row: dict[str, Any], key: str, where: str, low: int, high: int) -> int:
+    value = row.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadRow(f"{where}: {key} {sc.excerpt(value, 40)} is not an integer")
+    if not low <= value <= high:
+        raise BadRow(f"{where}: {key} {sc.excerpt(value, 40)} is outside {low}..{high}")
+    return value
+
+
+def _number(value: object, key: str, where: str, positive: bool) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise BadRow(f"{where}: {key} {sc.excerpt(value, 40)} is not a number")
+    if isinstance(value, int) and not -_MAX_INT <= value <= _MAX_INT:
+        raise BadRow(f"{where}: {key} {sc.excerpt(value, 40)} is out of range")
+    f = float(value)
+    if not math.isfinite(f) or f < 0 or (positive and f == 0):
+        need = "a positive" if positive else "a non-negative"
+        raise BadRow(f"{where}: {key} {value!r} is not {need} finite number")
+    return f
+
+
+def check_row(row: Any, where: str) -> dict[str, Any]:
+    """The row itself if a solve could have written it; else a :class:`BadRow`.
+
+    ``where`` names it (``file:line``). A row whose seed is null (a deck or a
+    position solved by hand) is not about a seed and is returned unchecked: readers
+    keep it and never count it. ``stopped_by``, ``max_nodes`` and ``max_seconds``
+    may be absent (census exports have no ``stopped_by``).
+    """
+    if not isinstance(row, dict):
+        raise BadRow(f"{where}: not a solver result (expected a JSON object)")
+    if "seed" not in row:
+        raise BadRow(f"{where}: not a solver result (no seed)")
+    if row["seed"] is None:
+        return row
+    _integer(row, "seed", where, 0, sc.MAX_SEED)
+    missing = [k for k in ("variant", "weapon_rule", "best_score", "upper_bound", "proven",
+                           "winnable", "nodes", "seconds") if k not in row]
+    if missing:
+        raise BadRow(f"{where}: not a solver result (missing {', '.join(missing)})")
+    if row["variant"] not in sc.FLEE_RULES:
+        raise BadRow(f"{where}: variant {sc.excerpt(row['variant'], 40)} is not one of "
+                     f"{', '.join(sc.FLEE_RULES)}")
+    if row["weapon_rule"] not in sc.WEAPON_RULES:
+        raise BadRow(f"{where}: weapon_rule {sc.excerpt(row['weapon_rule'], 40)} is not one "
+                     f"of {', '.join(sc.WEAPON_RULES)}")
+    best = _integer(row, "best_score", where, WORST_SCORE, BEST_SCORE)
+    bound = _integer(row, "upper_bound", where, WORST_SCORE, BEST_SCORE)
+    if bound < best:
+        raise BadRow(f"{where}: upper_bound {bound} is below best_score {best}")
+    proven = row["proven"]
+    if not isinstance(proven, bool):
+        raise BadRow(f"{where}: proven {sc.excerpt(proven, 40)} is not true or false")
+    winnable = row["winnable"]
+    if proven:
+        if bound != best:
+            raise BadRow(f"{where}: a proven row has upper_bound {bound} = best_score {best}")
+        if winnable is not (best > 0):
+            raise BadRow(f"{where}: winnable {_json(winnable)}, but a proven score of {best} "
+                         f"{'wins' if best > 0 else 'loses'}")
+    elif winnable is not (True if best > 0 else None):
+        raise BadRow(f"{where}: winnable {_json(winnable)} on an unproven row whose best line "
+                     f"scores {best} (true if it wins, else null)")
+    _integer(row, "nodes", where, 0, _MAX_INT)
+    _number(row["seconds"], "seconds", where, positive=False)
+    stop = row.get("stopped_by")
+    if stop not in _STOPS:
+        raise BadRow(f"{where}: stopped_by {sc.excerpt(stop, 40)} is not null, "
+                     "\"max_nodes\" or \"max_seconds\"")
+    if "stopped_by" in row and (stop is None) != proven:
+        raise BadRow(f"{where}: stopped_by {_json(stop)} on a row that is "
+                     f"{'proven' if proven else 'not proven'}")
+    if row.get("max_nodes") is not None:
+        _integer(row, "max_nodes", where, 1, _MAX_INT)
+    if row.get("max_seconds") is not None:
+        _number(row["max_seconds"], "max_seconds", where, positive=True)
+    return row
+
+
+def _json(value: object) -> str:
+    if value is None or isinstance(value, bool):
+        return {True: "true", False: "false", None: "null"}[value]
+    return sc.excerpt(value, 40)
+
+
+def conflict(seed: int, variant: str, first: tuple[int, str], second: tuple[int, str]) -> BadRow:
+    """The error for two proven rows of one deal that disagree: ``(score, where)`` each."""
+    return BadRow(
+        f"{second[1]}: seed {seed} ({variant}) is proven to score {second[0]} here but "
+        f"{first[0]} at {first[1]}; one of them is wrong (remove it and run again)"
+    )
