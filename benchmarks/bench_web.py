@@ -204,6 +204,8 @@ def report(res: dict[str, Any]) -> str:
         lines.append(f"| {name} | {e['requests']} | {e['per_second']} | {e['p50_ms']} | "
                      f"{e['p95_ms']} | {e['p99_ms']} | {e['errors']} | "
                      f"<= {e['target_p95_ms']:g} ms: {ok} |")
+    for name, e in res["endpoints"].items():
+        lines += [f"  {name} error: {text}" for text in e["first_errors"]]
     rss = res["rss"]
     totals = [s["total_mib"] for s in rss]
     lines += ["", f"RSS (server + workers) MiB: first {totals[0]}, min {min(totals)}, "

@@ -10,7 +10,8 @@ text outputs with the committed ones: printed text, the plain-text form of
 tables and results, and for figures their titles (``notebooks/nbhelp.py``
 makes a figure's plain-text form list them). Timings are masked: a number
 followed by ``s``, ``ms`` or ``seconds``, and every decimal number in the
-output of a cell tagged ``timing``. Images are compared only by their
+output of a cell tagged ``timing`` (whose runs of spaces count as one, as a
+table's alignment follows its numbers' widths). Images are compared only by their
 presence. ``tests/test_notebooks.py`` runs ``check`` on every notebook, so a
 change that moves a number a notebook shows fails until that notebook is
 run again and committed.
@@ -82,7 +83,8 @@ def cell_texts(nb: Any) -> list[str]:
                          if not (o.get("output_type") == "stream" and o.get("name") == "stderr"))
         text = _ADDRESS.sub("", _TIME.sub("<time>", text))
         if "timing" in cell.get("metadata", {}).get("tags", []):
-            text = _DECIMAL.sub("<decimal>", text)
+            # the numbers vary, and with their widths a table's alignment
+            text = re.sub(r"[ \t]+", " ", _DECIMAL.sub("<decimal>", text))
         texts.append(text)
     return texts
 

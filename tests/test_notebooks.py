@@ -53,6 +53,8 @@ def test_masking_keeps_results_and_hides_timings() -> None:
     nb = nbformat.v4.new_notebook(cells=[cell, timed])
     assert nbs.cell_texts(nb) == ["[stdout] 365 days proven in <time>, 287 reach 30\n",
                                   "[data] nodes 396729 median <decimal>"]
+    timed.outputs[0]["data"]["text/plain"] = "nodes  396729 median 16.017"  # wider, realigned
+    assert nbs.cell_texts(nb)[1] == "[data] nodes 396729 median <decimal>"
     other = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x"), timed])
     other.cells[0].outputs = [nbformat.v4.new_output("stream", name="stdout",
                                                      text="365 days proven in 9.9 s, 286 "

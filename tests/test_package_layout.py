@@ -3,6 +3,7 @@ and the commands' help."""
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
@@ -59,3 +60,60 @@ def test_census_subcommands_describe_themselves(
     lines = capsys.readouterr().out.split("\n\n")
     # usage, then a description paragraph, then the options
     assert len(lines) >= 3 and not lines[1].startswith(("options", "positional")), lines
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _imports(path: Path) -> list[tuple[int, str, list[str]]]:
+    """(line, module, names) of each import statement in a source file, by absolute name."""
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    package = parts[:-1]
+    out: list[tuple[int, str, list[str]]] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            out.append((node.lineno, module, [a.name for a in node.names]))
+        elif isinstance(node, ast.Import):
+            out.extend((node.lineno, a.name, []) for a in node.names)
+    return out
+
+
+def test_no_module_imports_a_private_name_of_another() -> None:
+    """Modules meet through public doors: no private name is imported from another
+    module, and a private module (``_kernel``) only from inside its own package."""
+    bad: list[str] = []
+    files = sorted(SRC.rglob("*.py"))
+    assert len(files) > 50
+    for path in files:
+        package = ".".join(path.relative_to(SRC).parts[:-1])
+        for line, module, names in _imports(path):
+            where = f"{path.relative_to(SRC)}:{line}"
+            steps = module.split(".")
+            for i, step in enumerate(steps):
+                if _private(step) and ".".join(steps[:i]) != package:
+                    bad.append(f"{where}: private module {module}")
+                    break
+            # ``from . import _kernel``: a private module of the importer's own package
+            bad.extend(f"{where}: private name {module}.{n}" for n in names
+                       if _private(n) and module != package)
+    assert not bad, "\n".join(bad)
+
+
+def test_the_import_check_reads_relative_imports() -> None:
+    """The check above reads relative imports right (a guard against a check that
+    passes because it reads nothing)."""
+    pkg = SRC / "scoundrel_core" / "env" / "scalar.py"
+    found = {(m, tuple(n)) for _, m, n in _imports(pkg)}
+    assert ("scoundrel_core.rules", ("ROOM_SIZE", "apply_trusted", "legal_ids")) in found
+
+
+def test_the_agent_revision_reads_files_that_exist() -> None:
+    """fair.version hashes files by path: a move must not leave it pointing at nothing."""
+    from scoundrel_solver.fair.version import agent_source_files
+
+    files = agent_source_files()
+    assert all(p.is_file() for p in files), [str(p) for p in files if not p.is_file()]
+    assert {"encoding.py", "steps.py", "jit.py", "_kernel.py"} <= {p.name for p in files}

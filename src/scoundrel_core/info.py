@@ -39,18 +39,17 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Final
 
 from .actions import Action, as_action
 from .cards import FULL_DECK, Card, Kind, card, parse_card
+from .encoding import ROOM_SIZE
 from .errors import IllegalActionError, ScoundrelError, StateTextError
 from .state import State
-from .steps import card_effect, death_score, wear_after, win_score
+from .steps import LOST, WON, death_score, resolve_card, win_score
 from .variants import Variant
 
 __all__ = ["ChanceNode", "InfoState", "Outcome", "observe", "parse_info_text"]
 
-ROOM_SIZE: Final = 4
 
 Outcome = tuple[Kind, int]
 """A chance outcome: the kind and value of the card drawn."""
@@ -181,11 +180,12 @@ class InfoState:
         c = a.card
         assert c is not None
         room = tuple(x for x in self.room if x != c)
-        kind, with_weapon = int(c.kind), int(a.with_weapon)
-        health, weapon, potion_used = card_effect(
-            kind, c.value, with_weapon, self.health, self.weapon_value, int(self.potion_used)
+        kind = int(c.kind)
+        health, weapon, last_kill, potion_used, resolved, ending, draw = resolve_card(
+            kind, c.value, int(a.with_weapon), self.health, self.weapon_value,
+            self.last_kill or 0, int(self.potion_used), self.resolved_in_room, len(room),
+            self.dungeon_size,
         )
-        last_kill = wear_after(kind, c.value, with_weapon, self.last_kill or 0)
         nxt = replace(
             self,
             room=room,
@@ -193,16 +193,15 @@ class InfoState:
             weapon_value=weapon,
             last_kill=last_kill or None,
             potion_used=bool(potion_used),
-            resolved_in_room=self.resolved_in_room + 1,
+            resolved_in_room=resolved,
             fled_last=False,
         )
-        if health <= 0:
+        if ending == LOST:
             return replace(nxt, is_over=True, score=death_score(health, nxt.monsters_left()))
-        if not room and not self.dungeon_size:
+        if ending == WON:
             return replace(nxt, is_over=True, score=win_score(health, kind, c.value))
-        if nxt.resolved_in_room == ROOM_SIZE - 1 and self.dungeon_size:
-            base = replace(nxt, potion_used=False, resolved_in_room=0)
-            return ChanceNode(base, min(ROOM_SIZE - len(room), self.dungeon_size), fled=False)
+        if draw:
+            return ChanceNode(nxt, draw, fled=False)
         return nxt
 
     # -- text -------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ import numpy.typing as npt
 from .actions import ACTIONS, FLEE, FLEE_ID, NUM_ACTIONS, Action, as_action, parse_action_text
 from .cards import FULL_DECK, Card, Kind, parse_deck
 from .deal import check_seed, deal
+from .encoding import ROOM_SIZE
 from .errors import DeckError, IllegalActionError, StateTextError
 from .info import ChanceNode, InfoState
 from .state import (
@@ -47,24 +48,23 @@ from .state import (
     State,
     dealt_state,
 )
-from .steps import card_effect, death_score, wear_after, win_score
+from .steps import GOES_ON, LOST, WON, death_score, resolve_card, weapon_reach, win_score
 from .variants import Variant, get_variant
 
 __all__ = [
     "ROOM_SIZE",
     "apply",
+    "apply_trusted",
     "can_apply",
     "legal_action_mask",
     "legal_actions",
+    "legal_ids",
     "new_game",
     "parse_action",
     "parse_line",
     "play_line",
     "why_illegal",
 ]
-
-ROOM_SIZE = 4
-"""Cards in a full room."""
 
 
 def new_game(
@@ -114,8 +114,15 @@ _MONSTER = int(Kind.MONSTER)
 _ROOM_MASK = (1 << 24) - 1
 
 
-def _legal_ids(s: State) -> list[int]:
-    """The legal actions as sorted integers, read straight off the packed words."""
+def legal_ids(s: State) -> list[int]:
+    """The legal actions of a State as ascending action ids, read straight off the
+    packed words: the fast door for engines (the env) that step a game many times.
+    With :func:`apply_trusted` it plays a game without the checks of ``apply``.
+
+    >>> s = new_game(deck="2C 3D 4H 5S 6C", partial=True)
+    >>> [str(ACTIONS[a]) for a in legal_ids(s)]
+    ['2C/f', '5S/f', '3D', '4H', 'flee']
+    """
     info = s._info
     if (info >> SHIFT_OVER) & 1:
         return []
@@ -124,7 +131,7 @@ def _legal_ids(s: State) -> list[int]:
     weapon = (info >> SHIFT_WEAPON) & MASK_4
     last = (info >> SHIFT_LAST_KILL) & MASK_4
     equal = (info >> SHIFT_VARIANT) & 1
-    reach = (14 if not last else (last if equal else last - 1)) if weapon else 0
+    reach = weapon_reach(weapon, last, equal)
     acts: list[int] = []
     for i in range(nr):
         cid = ((room >> (6 * i)) & MASK_6) - 1
@@ -160,7 +167,7 @@ def _state(s: object) -> State:
 def legal_actions(s: State | InfoState) -> tuple[Action, ...]:
     """The legal actions in ascending order (card id order, flee last); empty once over."""
     if isinstance(s, State):
-        return tuple(ACTIONS[a] for a in _legal_ids(s))
+        return tuple(ACTIONS[a] for a in legal_ids(s))
     return _info(s).legal_actions()
 
 
@@ -178,7 +185,7 @@ def legal_action_mask(s: State | InfoState) -> npt.NDArray[np.bool_]:
     """
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
     p = _position(s)
-    ids = _legal_ids(p) if isinstance(p, State) else [int(a) for a in p.legal_actions()]
+    ids = legal_ids(p) if isinstance(p, State) else [int(a) for a in p.legal_actions()]
     mask[ids] = True
     return mask
 
@@ -260,10 +267,10 @@ def apply(s: State | InfoState, action: Action | int | str) -> State | InfoState
     if not isinstance(s, State):
         return _info(s).apply(action)
     a = as_action(action)
-    if int(a) not in _legal_ids(s):
+    if int(a) not in legal_ids(s):
         reason = why_illegal(s, a) or "not a legal action here"
         raise IllegalActionError(f"illegal action {str(a)!r} ({reason}) in state: {s}")
-    return _apply_legal(s, int(a))
+    return apply_trusted(s, int(a))
 
 
 def _field(word: int, shift: int, mask: int) -> int:
@@ -274,8 +281,17 @@ def _put(word: int, shift: int, mask: int, value: int) -> int:
     return (word & ~(mask << shift)) | (value << shift)
 
 
-def _apply_legal(s: State, a: int) -> State:
-    """The transition on the packed words (see the layout in ``state.py``); ``a`` is legal."""
+def apply_trusted(s: State, a: int) -> State:
+    """The State after action id ``a``, which the caller took from ``legal_ids(s)``.
+
+    Nothing is checked (that is what makes it fast): an action that is not legal
+    here gives a wrong State, not an error. Use :func:`apply` unless the action
+    comes from :func:`legal_ids`. It works on the packed words (their layout is in
+    :mod:`scoundrel_core.state`); the card itself is resolved by
+    :func:`scoundrel_core.steps.resolve_card`, as :meth:`InfoState.apply
+    <scoundrel_core.info.InfoState.apply>` resolves it, and the refill it asks for
+    takes the next cards of the dungeon.
+    """
     dungeon = s._dungeon
     info = s._info
     nd = info & MASK_6
@@ -296,19 +312,15 @@ def _apply_legal(s: State, a: int) -> State:
     nr -= 1
     kind = _KIND[cid]
     value = _VALUE[cid]
-    with_weapon = a & 1
-    health, weapon, potion_used = card_effect(
-        kind, value, with_weapon, _field(info, SHIFT_HEALTH, MASK_6) - HEALTH_OFFSET,
-        _field(info, SHIFT_WEAPON, MASK_4), _field(info, SHIFT_POTION_USED, 1),
+    health, weapon, last_kill, potion_used, resolved, ending, draw = resolve_card(
+        kind, value, a & 1, _field(info, SHIFT_HEALTH, MASK_6) - HEALTH_OFFSET,
+        _field(info, SHIFT_WEAPON, MASK_4), _field(info, SHIFT_LAST_KILL, MASK_4),
+        _field(info, SHIFT_POTION_USED, 1), _field(info, SHIFT_RESOLVED, MASK_3), nr, nd,
     )
     info = _put(info, SHIFT_WEAPON, MASK_4, weapon)
-    last_kill = wear_after(kind, value, with_weapon, _field(info, SHIFT_LAST_KILL, MASK_4))
     info = _put(info, SHIFT_LAST_KILL, MASK_4, last_kill)
-    resolved = _field(info, SHIFT_RESOLVED, MASK_3) + 1
-    over = False
     score = 0
-    if health <= 0:
-        over = True
+    if ending == LOST:
         left = 0
         for word, n in ((dungeon, nd), (room, nr)):
             for i in range(n):
@@ -316,18 +328,14 @@ def _apply_legal(s: State, a: int) -> State:
                 if _KIND[c] == _MONSTER:
                     left += _VALUE[c]
         score = death_score(health, left)
-    elif not nr and not nd:
-        over = True
+    elif ending == WON:
         score = win_score(health, kind, value)
-    elif resolved == 3 and nd:
-        # Three resolved: the fourth card stays and the room refills from the top.
-        draw = min(4 - nr, nd)
+    elif draw:
+        # The refill: the next cards of the dungeon join the room after its last card.
         room |= (dungeon & ((1 << (6 * draw)) - 1)) << (6 * nr)
         dungeon >>= 6 * draw
         nr += draw
         nd -= draw
-        resolved = 0
-        potion_used = 0
     info = _put(info, 0, MASK_6, nd)
     info = _put(info, SHIFT_ROOM_SIZE, MASK_3, nr)
     info = _put(info, SHIFT_ROOM, _ROOM_MASK, room)
@@ -335,7 +343,7 @@ def _apply_legal(s: State, a: int) -> State:
     info = _put(info, SHIFT_POTION_USED, 1, potion_used)
     info = _put(info, SHIFT_RESOLVED, MASK_3, resolved)
     info = _put(info, SHIFT_FLED, 1, 0)
-    if over:
+    if ending != GOES_ON:
         info = _put(info, SHIFT_OVER, 1, 1)
         info = _put(info, SHIFT_SCORE, 0x1FF, score + SCORE_OFFSET)
     return State(dungeon, info)

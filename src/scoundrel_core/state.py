@@ -263,7 +263,9 @@ class State:
 
     @property
     def key(self) -> tuple[int, int]:
-        """The packed words: a compact, hashable identity of the state."""
+        """The packed words ``(dungeon word, info word)``: a compact, hashable identity of
+        the state, laid out as this module's docstring says. Engines that step many games
+        read them directly (with ``rules.legal_ids`` and ``rules.apply_trusted``)."""
         return (self._dungeon, self._info)
 
     def __eq__(self, other: object) -> bool:

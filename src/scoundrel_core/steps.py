@@ -28,17 +28,22 @@ from .encoding import (
     KIND_POTION,
     KIND_WEAPON,
     MAX_HEALTH,
+    RESOLVED_PER_ROOM,
     ROOM_SIZE,
     UNUSED_REACH,
 )
 
 __all__ = [
+    "GOES_ON",
+    "LOST",
+    "WON",
     "card_effect",
     "death_score",
     "fight_damage",
     "kill_reach",
     "may_flee",
     "reach_after",
+    "resolve_card",
     "weapon_reach",
     "wear_after",
     "win_score",
@@ -131,3 +136,37 @@ def may_flee(flee_rule: int, room_cards: int, resolved: int, dungeon_cards: int,
         & (dungeon_cards > 0)
         & ((flee_rule == FLEE_ANY) | (fled == 0))
     )
+
+
+GOES_ON, LOST, WON = 0, 1, 2
+"""How a card resolved by :func:`resolve_card` leaves the game."""
+
+
+def resolve_card(
+    kind: int, value: int, with_weapon: int, health: int, weapon: int, last_kill: int,
+    potion_used: int, resolved: int, room_left: int, dungeon_left: int,
+) -> tuple[int, int, int, int, int, int, int]:
+    """Everything resolving one room card decides, without drawing a card.
+
+    ``room_left`` and ``dungeon_left`` count the cards left in the room (this one
+    already taken out) and in the dungeon. Returns ``(health, weapon, last kill,
+    potion used, resolved, ending, draw)``: the ending is ``GOES_ON``, ``LOST`` (the
+    caller scores it: :func:`death_score` needs the monsters left) or ``WON``
+    (:func:`win_score`); ``draw`` is how many cards the room now takes from the top
+    of the dungeon (the refill after the third card resolved; 0 if none), the room's
+    count and its potion restarting. Who draws them is the caller's: a
+    :class:`~scoundrel_core.State` takes the next cards of its dungeon, an
+    :class:`~scoundrel_core.InfoState` leaves them to chance.
+    """
+    health, weapon, potion_used = card_effect(kind, value, with_weapon, health, weapon,
+                                              potion_used)
+    last_kill = wear_after(kind, value, with_weapon, last_kill)
+    resolved += 1
+    if health <= 0:
+        return health, weapon, last_kill, potion_used, resolved, LOST, 0
+    if not room_left and not dungeon_left:
+        return health, weapon, last_kill, potion_used, resolved, WON, 0
+    if resolved == RESOLVED_PER_ROOM and dungeon_left:
+        draw = min(ROOM_SIZE - room_left, dungeon_left)
+        return health, weapon, last_kill, 0, 0, GOES_ON, draw
+    return health, weapon, last_kill, potion_used, resolved, GOES_ON, 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from scoundrel_core._version import __version__ as __version__
+from scoundrel_core import __version__ as __version__
 
 from .errors import SolverError
 

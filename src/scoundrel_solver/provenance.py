@@ -22,7 +22,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from scoundrel_core._version import __version__
+from scoundrel_core import __version__
 
 __all__ = [
     "PREFIX",

@@ -19,7 +19,7 @@ import hashlib
 from functools import lru_cache
 from pathlib import Path
 
-from scoundrel_core._version import __version__
+from scoundrel_core import __version__
 
 __all__ = ["exact_source_hash", "exact_source_modules", "solver_version"]
 

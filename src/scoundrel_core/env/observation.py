@@ -73,6 +73,7 @@ __all__ = [
     "POTION_USED",
     "RESOLVED",
     "ROOM",
+    "TYPE_SLOT",
     "UNSEEN",
     "UNSEEN_BY_TYPE",
     "WEAPON",
@@ -139,7 +140,8 @@ every variant and weapon rule, reached by fighting barehanded from the first
 room without drinking.
 """
 
-_TYPE_SLOT: Final = tuple(TYPES0 + t for t in CARD_TYPE)
+TYPE_SLOT: Final = tuple(TYPES0 + t for t in CARD_TYPE)
+"""By card id: the slot of the observation that counts the unseen cards of its type."""
 _FLEE_CODE: Final = {name: i for i, name in enumerate(FLEE_RULES)}
 _TYPE_COUNT0: Final = np.bincount(np.array(CARD_TYPE), minlength=NUM_TYPES).astype(OBS_DTYPE)
 
@@ -174,7 +176,7 @@ def encode(info: InfoState) -> npt.NDArray[np.int8]:
     """The observation of an information state."""
     slots = [0] * OBS_SIZE
     for c in info.unseen:
-        slots[_TYPE_SLOT[c.id]] += 1
+        slots[TYPE_SLOT[c.id]] += 1
     for i, c in enumerate(info.room):
         slots[i] = c.id + 1
     v = info.variant

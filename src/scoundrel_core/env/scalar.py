@@ -31,7 +31,7 @@ from ..deal import check_seed
 from ..errors import IllegalActionError, ScoundrelError
 from ..info import InfoState
 from ..jit import deal_into
-from ..rules import ROOM_SIZE, _apply_legal, _legal_ids
+from ..rules import ROOM_SIZE, apply_trusted, legal_ids
 from ..state import State, dealt_state
 from ..variants import Variant, get_variant
 from ._vector_kernel import MAX_LEGAL
@@ -148,7 +148,7 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
         super().reset(seed=seed)
         self._state = state
         self._view.start(state)  # what the player knows: the room, the rest unseen
-        self._legal = _legal_ids(state)
+        self._legal = legal_ids(state)
         self._ended = False
         return self._obs(), {
             "action_mask": mask_of(self._legal),
@@ -172,10 +172,10 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
             return self._illegal(a)
         # The legal actions are the rules' own, so the rules' check is skipped.
         before = self._state
-        self._state = after = _apply_legal(before, a)
+        self._state = after = apply_trusted(before, a)
         self._view.follow(before, a, after)
         score = after.score
-        self._legal = _legal_ids(after)
+        self._legal = legal_ids(after)
         self._ended = over = score is not None
         return self._obs(), 0.0 if score is None else float(score), over, False, {
             "action_mask": mask_of(self._legal),

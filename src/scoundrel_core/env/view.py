@@ -4,7 +4,8 @@ The fast path of :class:`~.scalar.ScoundrelEnv`. Building an
 :class:`~scoundrel_core.InfoState` with :func:`~scoundrel_core.observe` and
 encoding it costs more than the step of the rules itself, so the env keeps
 the 86 slots of :mod:`.observation` and updates them from the packed words
-of each new true state instead: the visible fields are read off the state,
+of each new true state (``State.key``, laid out as :mod:`scoundrel_core.state`
+says) instead: the visible fields are read off the state,
 and the cards new in the room are turned face up from the top of the dungeon,
 unseen ones while any remain, then the known bottom in order. Only the
 number of unseen cards and their counts by type are kept, and the bottom;
@@ -51,12 +52,12 @@ from ..state import (
     State,
 )
 from .observation import (
-    _TYPE_SLOT,
     BOTTOM0,
     BOTTOM_CAP,
     BOTTOM_SIZE,
     HEALTH,
     OBS_SIZE,
+    TYPE_SLOT,
     UNSEEN,
 )
 
@@ -81,10 +82,10 @@ class PlayerView:
     def start(self, s: State) -> None:
         """The view of an opening position: the room seen, the whole dungeon unseen."""
         slots = bytearray(OBS_SIZE)
-        word = s._dungeon
-        n = s._info & MASK_6
+        word, info = s.key
+        n = info & MASK_6
         for _ in range(n):
-            slots[_TYPE_SLOT[(word & MASK_6) - 1]] += 1
+            slots[TYPE_SLOT[(word & MASK_6) - 1]] += 1
             word >>= 6
         slots[UNSEEN] = n
         self.slots = slots
@@ -95,22 +96,22 @@ class PlayerView:
         """Update the view: legal ``action`` took the true state ``before`` to ``after``."""
         slots = self.slots
         bottom = self._bottom
-        nd = before._info & MASK_6
+        nd = before.key[1] & MASK_6
         moved = action == FLEE_ID
         if moved:
             # The room goes under the dungeon in room order.
             bottom += slots[:_ROOM_SIZE]
             nd += _ROOM_SIZE
-        drawn = nd - (after._info & MASK_6)
+        info = after.key[1]
+        drawn = nd - (info & MASK_6)
         if drawn:
             # The drawn cards are the last ones of the new room (room order).
-            info = after._info
             nr = (info >> SHIFT_ROOM_SIZE) & MASK_3
             room = info >> SHIFT_ROOM
             for k in range(nr - drawn, nr):
                 if slots[UNSEEN]:
                     slots[UNSEEN] -= 1
-                    slots[_TYPE_SLOT[((room >> (6 * k)) & MASK_6) - 1]] -= 1
+                    slots[TYPE_SLOT[((room >> (6 * k)) & MASK_6) - 1]] -= 1
                 else:
                     del bottom[0]
                     moved = True
@@ -121,7 +122,7 @@ class PlayerView:
 
     def _see(self, s: State) -> None:
         """Write the visible fields of ``s`` (all but the dungeon) into the slots."""
-        info = s._info
+        info = s.key[1]
         slots = self.slots
         nr = (info >> SHIFT_ROOM_SIZE) & MASK_3
         room = info >> SHIFT_ROOM

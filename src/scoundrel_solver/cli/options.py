@@ -23,7 +23,7 @@ from types import FrameType
 from typing import Any, Final, NoReturn
 
 import scoundrel_core as sc
-from scoundrel_core._version import __version__
+from scoundrel_core import __version__
 
 from ..seeds import SeedRange, parse_seed_range
 

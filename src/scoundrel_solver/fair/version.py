@@ -20,7 +20,7 @@ import hashlib
 from functools import lru_cache
 from pathlib import Path
 
-from scoundrel_core._version import __version__
+from scoundrel_core import __version__
 
 from ..revision import solver_version
 
@@ -29,9 +29,9 @@ __all__ = ["agent_source_files", "agent_version"]
 _HERE = Path(__file__).resolve().parent
 
 
-_SHARED = ("encoding.py", "jit.py")
+_SHARED = ("encoding.py", "jit.py", "steps.py")
 """The modules of ``scoundrel_core`` the fair kernel is built from (card types, the
-shared rule steps)."""
+shared rule steps: their text in ``steps``, compiled by ``jit``)."""
 
 
 def agent_source_files() -> tuple[Path, ...]:

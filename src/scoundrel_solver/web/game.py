@@ -8,8 +8,9 @@ field and says what is wrong (the step of the line, and why it is illegal).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final
 from urllib.parse import urlencode
 
@@ -25,6 +26,7 @@ __all__ = [
     "parse_line_text",
     "parse_seed",
     "replay",
+    "replay_fresh",
 ]
 
 MAX_LINE_STEPS: Final = 2000
@@ -67,24 +69,18 @@ class Deal:
         return InfoState.from_state(self.start, self.bottom)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Game:
-    """A deal replayed along a line: one state, info state and weapon stack per step."""
+    """A deal replayed along a line: where it got to (the true state, what the player
+    knows, the monsters the held weapon slew, oldest first, and the room number)."""
 
     deal: Deal
-    states: list[State]
-    infos: list[InfoState]
-    actions: list[Action]
-    stacks: list[tuple[Card, ...]] = field(default_factory=list)
-    """The monsters slain by the weapon held at each step, oldest first."""
-
-    @property
-    def state(self) -> State:
-        return self.states[-1]
-
-    @property
-    def info(self) -> InfoState:
-        return self.infos[-1]
+    actions: tuple[Action, ...]
+    state: State
+    info: InfoState
+    stack: tuple[Card, ...]
+    room: int
+    """Rooms entered so far, this one included (a fled room's replacement counts)."""
 
     @property
     def line(self) -> list[str]:
@@ -199,24 +195,67 @@ def _weapon_stack(before: tuple[Card, ...], a: Action) -> tuple[Card, ...]:
     return before
 
 
+def _step(game: Game, i: int, text: str) -> Game:
+    s = game.state
+    if s.is_over:
+        raise BadInput("line", f"line step {i} ({text[:20]!r}): the game is already over")
+    try:
+        a = sc.parse_action_text(text)
+    except sc.ScoundrelError as err:
+        raise BadInput("line", f"line step {i} ({text[:20]!r}): {err}") from None
+    reason = sc.why_illegal(s, a)
+    if reason is not None:
+        raise BadInput("line", f"line step {i} ({text[:20]!r}) is illegal: {reason}")
+    nxt = sc.apply(s, a)
+    new_room = not nxt.is_over and (
+        a.is_flee or (nxt.resolved_in_room == 0 and s.resolved_in_room > 0))
+    return Game(game.deal, (*game.actions, a), nxt, sc.observe(game.info, a, nxt),
+                _weapon_stack(game.stack, a), game.room + int(new_room))
+
+
+class _Replays:
+    """The last games replayed, by deal and line: a move extends a line by one step,
+    so its page replays one step from the cached game instead of the whole line.
+    Bounded (least recently used out) so the server's memory stays flat."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._games: OrderedDict[tuple[tuple[tuple[str, str], ...], tuple[str, ...]], Game] = (
+            OrderedDict())
+
+    def get(self, deal: Deal, steps: tuple[str, ...]) -> Game | None:
+        key = (tuple(sorted(deal.query().items())), steps)
+        game = self._games.get(key)
+        if game is not None:
+            self._games.move_to_end(key)
+        return game
+
+    def put(self, game: Game, steps: tuple[str, ...]) -> None:
+        key = (tuple(sorted(game.deal.query().items())), steps)
+        self._games[key] = game
+        self._games.move_to_end(key)
+        while len(self._games) > self.size:
+            self._games.popitem(last=False)
+
+
+REPLAYS: Final = _Replays(4096)
+
+
 def replay(deal: Deal, steps: list[str]) -> Game:
     """The game of ``deal`` along ``steps``; an illegal step is a BadInput naming it."""
-    s = deal.start
-    game = Game(deal, [s], [deal.initial_info()], [], [()])
+    key = tuple(steps)
+    done = REPLAYS.get(deal, key)
+    if done is not None:
+        return done
+    game = REPLAYS.get(deal, key[:-1]) if key else None
+    game = _step(game, len(key), key[-1]) if game is not None else replay_fresh(deal, steps)
+    REPLAYS.put(game, key)
+    return game
+
+
+def replay_fresh(deal: Deal, steps: list[str]) -> Game:
+    """:func:`replay` without the cache: every step from the start (the slow twin)."""
+    game = Game(deal, (), deal.start, deal.initial_info(), (), 1)
     for i, text in enumerate(steps, 1):
-        if s.is_over:
-            raise BadInput("line", f"line step {i} ({text[:20]!r}): the game is already over")
-        try:
-            a = sc.parse_action_text(text)
-        except sc.ScoundrelError as err:
-            raise BadInput("line", f"line step {i} ({text[:20]!r}): {err}") from None
-        reason = sc.why_illegal(s, a)
-        if reason is not None:
-            raise BadInput("line", f"line step {i} ({text[:20]!r}) is illegal: {reason}")
-        nxt = sc.apply(s, a)
-        game.infos.append(sc.observe(game.info, a, nxt))
-        game.stacks.append(_weapon_stack(game.stacks[-1], a))
-        game.states.append(nxt)
-        game.actions.append(a)
-        s = nxt
+        game = _step(game, i, text)
     return game

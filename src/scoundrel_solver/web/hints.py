@@ -9,7 +9,9 @@ never the dungeon order, and it is the only source of hints.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypedDict
+from typing import TypedDict
+
+from ..fair import ActionValue
 
 __all__ = ["HintRow", "best_row", "hint_rows"]
 
@@ -19,33 +21,24 @@ class HintRow(TypedDict):
     exact.
     """
     action: str
-    win_chance: float | None
-    """0..1; None when the installed fair agent does not give it."""
-    expected_score: float | None
+    win_chance: float
+    """0..1, under the agent's own play from here on."""
+    expected_score: float
     value: float
-    """The agent's utility (what it maximises): expected score plus a win bonus."""
+    """The agent's utility (what it maximises): the expected score plus a win bonus."""
     exact: bool
 
 
-def hint_rows(values: Sequence[Any]) -> list[HintRow]:
-    """Rows for the fair agent's ``ActionValue`` list, in the same order."""
-    rows: list[HintRow] = []
-    for v in values:
-        win = getattr(v, "win_chance", None)
-        score = getattr(v, "expected_score", None)
-        rows.append(HintRow(
-            action=str(v.action),
-            win_chance=None if win is None else min(1.0, max(0.0, float(win))),
-            expected_score=None if score is None else float(score),
-            value=float(v.value),
-            exact=bool(v.exact),
-        ))
-    return rows
+def hint_rows(values: Sequence[ActionValue]) -> list[HintRow]:
+    """Rows for the fair agent's values, in the same order (that of the legal actions)."""
+    return [HintRow(action=str(v.action), win_chance=v.win_chance,
+                    expected_score=v.expected_score, value=v.value, exact=v.exact)
+            for v in values]
 
 
 def best_row(rows: Sequence[HintRow]) -> HintRow | None:
     """The row the agent would play: the highest utility (ties: the first listed,
-    which is the lowest action, as the agent breaks them)."""
+    the lowest action, as the agent breaks them)."""
     best: HintRow | None = None
     for r in rows:
         if best is None or r["value"] > best["value"]:

@@ -2,15 +2,16 @@
 
 At each decision of the player (a position with more than one legal action),
 the fair agent values every legal action from what the player knew there.
-The *drop* is the best chance of winning any action had minus the chance of
-the action played. A drop of at least :data:`INACCURACY` is an inaccuracy, of
-:data:`MISTAKE` a mistake, of :data:`BLUNDER` a blunder.
+The *drop* is the chance of winning of the agent's own choice there minus
+the chance of the action played (never below 0). A drop of at least
+:data:`INACCURACY` is an inaccuracy, of :data:`MISTAKE` a mistake, of
+:data:`BLUNDER` a blunder.
 
 A decision's accuracy is ``100 * exp(-drop / ACCURACY_SCALE)``: 100% for no
 drop, about 61% for a drop of 5 points, 37% for 10. The game's accuracy is
 the mean over its *live* decisions, those where the actions' chances of
-winning differ by at least :data:`LIVE` (when every action wins equally
-often, usually never, no choice there can be right or wrong by this measure).
+winning differ by at least :data:`LIVE` (where every action wins about
+equally often, no choice there can be right or wrong by this measure).
 ``docs/web.md`` explains the choice.
 
 >>> label(0.0), label(0.03), label(0.07), label(0.25)

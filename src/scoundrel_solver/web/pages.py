@@ -41,15 +41,6 @@ def _title(game: Game) -> str:
     return "custom deck" if d.deck is not None else "position"
 
 
-def _room_number(game: Game) -> int:
-    n = 1
-    for a, before, after in zip(game.actions, game.states, game.states[1:], strict=False):
-        if not after.is_over and (a.is_flee or (after.resolved_in_room == 0
-                                                and before.resolved_in_room > 0)):
-            n += 1
-    return n
-
-
 def _daily_of(game: Game) -> str | None:
     """``YYYY-MM-DD`` when the deal is a classic daily dungeon's seed."""
     seed = game.deal.seed
@@ -73,7 +64,7 @@ async def play(request: Request) -> Response:
     game = game_from(request)
     b = board(game, "/play")
     return render(request, "play.html", "play", b=b, hidden=game.deal.query(),
-                  title=_title(game), room_no=_room_number(game), deal_key=game.url(""),
+                  title=_title(game), room_no=game.room, deal_key=game.url(""),
                   self_url=game.url("/play"), hint_url=game.url("/api/hint"),
                   review_url=game.url("/review"), analysis_url=game.url("/analysis"),
                   record_url=game.url("/api/record") if game.deal.state_text is None else "",

@@ -93,14 +93,13 @@ def review(start: State, line: list[str], bottom: tuple[sc.Card, ...],
             rows = hint(info)
             mine = next(r for r in rows if r["action"] == str(a))
             best = max(rows, key=lambda r: r["value"])  # the agent's own choice
-            wins = [r["win_chance"] for r in rows]
-            drop: float | None = None
-            if all(w is not None for w in wins):
-                top = max(w for w in wins if w is not None)
-                low = min(w for w in wins if w is not None)
-                assert mine["win_chance"] is not None
-                d = max(0.0, top - mine["win_chance"])
-                drop = d if top - low >= LIVE else None
+            # the drop is measured against the agent's own move: the agent plays itself
+            # without a single label (it trades a little chance of winning for score
+            # where its utility says so, and that is its choice, not an error)
+            top = max(r["win_chance"] for r in rows)
+            low = min(r["win_chance"] for r in rows)
+            drop = (max(0.0, best["win_chance"] - mine["win_chance"])
+                    if top - low >= LIVE else None)
             decisions.append({
                 "step": step, "played": str(a), "agent": best["action"],
                 "state": s.to_text(), "rows": rows, "drop": drop,

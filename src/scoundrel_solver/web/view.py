@@ -58,7 +58,8 @@ def action_label(a: Action, before: State) -> str:
     if c.is_weapon:
         return "equip"
     cost = before.health - after.health
-    return f"{'with weapon' if a.with_weapon else 'barehanded'}: -{cost}"
+    how = "with weapon" if a.with_weapon else "barehanded"
+    return f"{how}: -{cost}" if cost else f"{how}: no damage"
 
 
 def board(game: Game, path: str) -> dict[str, Any]:
@@ -79,7 +80,7 @@ def board(game: Game, path: str) -> dict[str, Any]:
     flee = next((row for row, a in zip(actions, legal, strict=True) if a.is_flee), None)
     kinds = Counter(KIND_NAME[c.kind] for c in info.unseen)
     weapon = s.weapon
-    stack = game.stacks[-1] if len(game.stacks) == len(game.states) else ()
+    stack = game.stack
     return {
         "health": s.health, "max_health": sc.MAX_HEALTH,
         "health_pct": max(0, min(100, round(100 * s.health / sc.MAX_HEALTH))),

@@ -1,0 +1,359 @@
+"""scoundrel-web in a real Chromium: one server subprocess and one browser for the module.
+
+The browser is Playwright's own when installed, else the system Chromium
+(Debian's ``chromium``). Without one the tests skip, except under ``CI=true``
+where they fail. ``SCOUNDREL_SCREENSHOTS=DIR`` keeps the screenshots of every
+page (desktop and phone) in DIR.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, quote, urlsplit
+
+import pytest
+
+pytest.importorskip("starlette")
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+import scoundrel_core as sc  # noqa: E402
+from scoundrel_solver import solve  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run",
+         "--disable-dev-shm-usage"]
+SYSTEM_CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+# Deals whose optimal line wins (checked in the tests): one for clicks, one for keys.
+CLICK_SEED = 42
+KEY_SEED = 7
+
+
+def _missing(reason: str) -> None:
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"CI=true but {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    pw = playwright_api.sync_playwright().start()
+    try:
+        try:
+            b = pw.chromium.launch(args=FLAGS)
+        except Exception:
+            path = next((p for p in SYSTEM_CHROMIUM if Path(p).exists()),
+                        shutil.which("chromium"))
+            if path is None:
+                _missing("no browser: neither Playwright's Chromium nor /usr/bin/chromium "
+                         "(apt-get install chromium)")
+            b = pw.chromium.launch(executable_path=path, args=FLAGS)
+        yield b
+        b.close()
+    finally:
+        pw.stop()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def server(browser: Any) -> Iterator[str]:
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scoundrel_solver.web.cli", "--port", str(port),
+         "--workers", "2", "--max-seconds", "5", "--data", str(ROOT / "data")],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 240
+        while True:
+            if proc.poll() is not None:
+                out = proc.stdout.read() if proc.stdout else ""
+                pytest.fail(f"scoundrel-web exited with {proc.returncode}: {out}")
+            try:
+                with urllib.request.urlopen(f"{base}/api/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail("scoundrel-web did not become ready in 240 s")
+            time.sleep(0.3)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+class Page:
+    """A page in a fresh context that records console errors and page errors."""
+
+    def __init__(self, browser: Any, base: str, viewport: dict[str, int]) -> None:
+        self.base = base
+        self.context = browser.new_context(viewport=viewport)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error"
+                     else None)
+        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        self.page.on("dialog", lambda d: (self.errors.append(f"dialog: {d.message}"),
+                                          d.dismiss()))
+        self.page.set_default_timeout(60_000)
+
+    def go(self, path: str) -> Any:
+        self.page.goto(self.base + path)
+        return self.page
+
+    def line(self) -> list[str]:
+        q = parse_qs(urlsplit(self.page.url).query)
+        return [t for t in q.get("line", [""])[0].split(",") if t]
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture
+def tab(browser: Any, server: str) -> Iterator[Page]:
+    p = Page(browser, server, DESKTOP)
+    yield p
+    errors = list(p.errors)
+    p.close()
+    assert not errors, f"console errors: {errors}"
+
+
+def _room_texts(page: Any) -> list[str]:
+    return [t.strip() for t in page.locator(".board .room .card .rank").all_inner_texts()]
+
+
+def _best_line(seed: int) -> tuple[list[str], int]:
+    r = solve(seed)
+    assert r.proven and r.best_score > 0, "the test wants a deal whose best line wins"
+    return list(r.line), r.best_score
+
+
+def test_a_whole_deal_by_clicks(tab: Page) -> None:
+    line, best = _best_line(CLICK_SEED)
+    page = tab.go(f"/play?seed={CLICK_SEED}")
+    for step, action in enumerate(line, 1):
+        button = page.locator(f'button.act[data-action="{action}"]')
+        assert button.count() == 1, (step, action)
+        with page.expect_navigation():
+            button.click()
+        assert tab.line() == line[:step]
+    final = page.locator("[data-final-score]")
+    assert final.get_attribute("data-final-score") == str(best)
+    assert sc.play_line(sc.new_game(seed=CLICK_SEED), line).score == best
+
+
+def test_a_whole_deal_by_keyboard(tab: Page) -> None:
+    line, best = _best_line(KEY_SEED)
+    page = tab.go(f"/play?seed={KEY_SEED}")
+    for step, action in enumerate(line, 1):
+        if action == "flee":
+            key = "f"
+        else:
+            key = page.locator(f'button.act[data-action="{action}"]').get_attribute("data-n")
+        with page.expect_navigation():
+            page.keyboard.press(str(key))
+        assert tab.line() == line[:step], (step, action)
+    assert page.locator("[data-final-score]").get_attribute("data-final-score") == str(best)
+
+
+def test_hints_show_the_chance_of_winning_and_the_expected_score(tab: Page) -> None:
+    page = tab.go("/play?seed=11&line=flee")
+    page.keyboard.press("h")
+    rows = page.locator("#hint-body table.hints tbody tr")
+    rows.first.wait_for()
+    legal = sc.legal_actions(sc.play_line(sc.new_game(seed=11), ["flee"]))
+    assert rows.count() == len(legal)
+    assert "fair agent" in page.locator("#hints .who").inner_text()
+    for i in range(rows.count()):
+        win = rows.nth(i).locator("td.win").inner_text()
+        score = rows.nth(i).locator("td.score").inner_text()
+        assert win.endswith("%") and 0 <= float(win[:-1]) <= 100, win
+        float(score)  # a number, not "n/a"
+    bar = page.locator("#hint-body .evalbar")
+    assert 0 <= float(bar.get_attribute("data-win-chance") or "nan") <= 1
+
+
+def test_undo_to_any_depth(tab: Page) -> None:
+    page = tab.go("/play?seed=3")
+    start_room = _room_texts(page)
+    played = []
+    for _ in range(3):
+        button = page.locator("button.act:not([disabled])").first
+        played.append(button.get_attribute("data-action"))
+        with page.expect_navigation():
+            button.click()
+    assert tab.line() == played
+    for depth in (2, 1, 0):
+        with page.expect_navigation():
+            page.keyboard.press("u")
+        assert tab.line() == played[:depth]
+    assert _room_texts(page) == start_room
+    assert page.locator("#undo").count() == 0
+
+
+def _play(tab: Page, actions: list[str]) -> Any:
+    for action in actions:
+        with tab.page.expect_navigation():
+            tab.page.locator(f'button.act[data-action="{action}"]').click()
+    return tab.page
+
+
+def test_a_reload_restores_the_game(tab: Page) -> None:
+    tab.go(f"/play?seed={KEY_SEED}")
+    page = _play(tab, _best_line(KEY_SEED)[0][:2])
+    before, room = tab.line(), _room_texts(page)
+    page.reload()
+    assert tab.line() == before and _room_texts(page) == room
+    url = page.url
+    home = tab.go("/")
+    link = home.locator("#resume-link")
+    link.wait_for()
+    assert tab.base + (link.get_attribute("href") or "") == url
+
+
+def test_a_share_link_reproduces_the_game(tab: Page, browser: Any) -> None:
+    tab.go("/play?seed=9&variant=hard&weapon_rule=equal")
+    line = list(solve(9, variant="hard", weapon_rule="equal").line)
+    page = _play(tab, line[:3])
+    share = page.locator("#share").get_attribute("href")
+    room, health = _room_texts(page), page.locator(".health").get_attribute("data-health")
+    other = Page(browser, tab.base, PHONE)  # a fresh context: nothing in its storage
+    try:
+        p2 = other.go(share or "")
+        assert _room_texts(p2) == room
+        assert p2.locator(".health").get_attribute("data-health") == health
+        assert other.line() == tab.line()
+        assert not other.errors
+    finally:
+        other.close()
+
+
+def _played_out(seed: int) -> list[str]:
+    """A weak but legal whole game: always the first legal action."""
+    s, line = sc.new_game(seed=seed), []
+    while not s.is_over:
+        a = sc.legal_actions(s)[0]
+        line.append(str(a))
+        s = sc.apply(s, a)
+    return line
+
+
+def test_the_review_labels_decisions_and_steps_the_optimal_line(tab: Page) -> None:
+    line = _played_out(21)
+    page = tab.go(f"/review?seed=21&line={','.join(line)}")
+    final = sc.play_line(sc.new_game(seed=21), line).score
+    assert page.locator('[data-score="player"]').inner_text() == str(final)
+    best = solve(21)
+    assert page.locator('[data-score="best"]').inner_text() == str(best.best_score)
+    decisions = page.locator("li.decision")
+    assert decisions.count() > 0
+    labels = set(decisions.evaluate_all("els => els.map(e => e.dataset.label)"))
+    assert labels <= {"ok", "inaccuracy", "mistake", "blunder"}
+    assert labels - {"ok"}, "a first-legal-action game should have labelled decisions"
+    first = decisions.first
+    first.locator("summary").click()
+    assert first.locator(".agent-move").inner_text().strip()
+    assert "Hindsight" in page.locator(".hindsight").inner_text()
+    rooms = page.locator(".room-step")
+    assert rooms.count() >= 2
+    assert rooms.nth(0).is_visible() and not rooms.nth(1).is_visible()
+    page.locator("#room-next").click()
+    assert rooms.nth(1).is_visible() and not rooms.nth(0).is_visible()
+    page.locator("#room-prev").click()
+    assert rooms.nth(0).is_visible()
+    shown = " ".join(rooms.locator(".optimal-actions").all_text_contents()).split()
+    assert shown == list(best.line)
+
+
+def test_the_analysis_board_solves_a_typed_deck(tab: Page) -> None:
+    deck = sc.format_deck(sc.deal(123))
+    page = tab.go("/analysis")
+    page.fill("#deck-text", deck)
+    with page.expect_navigation():
+        page.locator("#setup button[type=submit]").click()
+    best = solve(sc.new_game(deck=deck))
+    got = page.locator("[data-best-score]")
+    assert got.get_attribute("data-best-score") == str(best.best_score)
+    assert page.locator(".fair table.hints tbody tr").count() == len(
+        sc.legal_actions(sc.new_game(deck=deck)))
+    with page.expect_navigation():
+        page.locator("#forward").click()
+    assert tab.line() == [best.line[0]]
+    assert page.locator("[data-best-score]").get_attribute("data-best-score") == str(
+        best.best_score)
+    with page.expect_navigation():
+        page.locator("#back").click()
+    assert tab.line() == []
+
+
+def test_a_hostile_deck_text_is_shown_not_run(tab: Page) -> None:
+    evil = '<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">'
+    page = tab.go("/analysis")
+    page.fill("#deck-text", evil)
+    with page.expect_navigation():
+        page.locator("#setup button[type=submit]").click()
+    assert page.evaluate("window.pwned") is None
+    assert "<script>window.pwned" in page.locator(".error-text").inner_text()
+    page2 = tab.go(f"/play?deck={quote(evil)}")
+    assert page2.evaluate("window.pwned") is None
+    assert "<script>" in page2.locator(".error .message").inner_text()
+    # the 400 answers themselves are logged by the browser; nothing else may be
+    tab.errors[:] = [e for e in tab.errors if "status of 400" not in e]
+
+
+PAGES = {
+    "home": "/",
+    "play": "/play?seed=42&line=flee,3D,10D,4H,KC/w,2S/f,6H,10S/w",
+    "play-over": None,  # filled in below: a finished game
+    "review": None,  # a finished weak game, below
+    "analysis": "/analysis?seed=42&line=flee",
+    "census": "/census",
+    "api": "/api",
+    "about": "/about",
+}
+
+
+def test_every_page_at_desktop_and_phone_size_without_console_errors(
+        browser: Any, server: str, tmp_path: Path) -> None:
+    out = Path(os.environ.get("SCOUNDREL_SCREENSHOTS") or tmp_path)
+    out.mkdir(parents=True, exist_ok=True)
+    line, _ = _best_line(CLICK_SEED)
+    pages = dict(PAGES, **{"play-over": f"/play?seed={CLICK_SEED}&line={','.join(line)}",
+                           "review": f"/review?seed=5&line={','.join(_played_out(5))}"})
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        tab = Page(browser, server, viewport)
+        try:
+            for name, path in pages.items():
+                assert path is not None
+                page = tab.go(path)
+                page.wait_for_load_state("networkidle")
+                if name == "play":
+                    page.keyboard.press("h")
+                    page.locator("#hint-body table").wait_for()
+                page.screenshot(path=str(out / f"{name}-{size}.png"), full_page=True)
+            assert not tab.errors, (size, tab.errors)
+        finally:
+            tab.close()
