@@ -17,7 +17,8 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -174,6 +175,31 @@ def _damage_named(path: Path) -> Iterator[None]:
         raise CensusError(f"census database {str(path)!r}: {text}") from None
 
 
+OPEN_SECONDS = 60.0
+"""How long opening a store waits for other processes opening or writing it."""
+
+
+def _while_locked(conn: sqlite3.Connection, step: Callable[[], None]) -> None:
+    """Run ``step`` again while SQLite answers "database is locked" at once.
+
+    The connection's busy timeout does not cover every lock: when several
+    processes open one new store together, the switch to WAL of one can find
+    another's lock and fail without waiting. Each step of opening is safe to
+    repeat, so wait a little and repeat it, up to ``OPEN_SECONDS``.
+    """
+    deadline = time.monotonic() + OPEN_SECONDS
+    while True:
+        try:
+            step()
+            return
+        except sqlite3.OperationalError as err:
+            if "locked" not in str(err) or time.monotonic() > deadline:
+                raise
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            time.sleep(0.02)
+
+
 class Store:
     """A census database (created when ``path`` does not exist yet).
 
@@ -201,19 +227,24 @@ class Store:
         self.conn = self._connect()
         try:
             with _damage_named(self.path):
-                if fresh:
-                    self.conn.executescript(_CREATE)
-                if not _is_census(self.conn, self.path):
-                    raise CensusError(f"{str(self.path)!r} is not a census database")
-                self._check_tables()
-                if not readonly:
-                    # WAL lets `summary` read while `run` writes; FULL syncs each commit,
-                    # so a power cut loses nothing committed.
-                    self.conn.execute("PRAGMA journal_mode = WAL")
-                    self.conn.execute("PRAGMA synchronous = FULL")
+                _while_locked(self.conn, lambda: self._set_up(fresh))
         except BaseException:
             self.conn.close()
             raise
+
+    def _set_up(self, fresh: bool) -> None:
+        """Create the tables of a new store, check an old one, and set its journal mode.
+        Every step may run again (``_while_locked``)."""
+        if fresh:
+            self.conn.executescript(_CREATE)
+        if not _is_census(self.conn, self.path):
+            raise CensusError(f"{str(self.path)!r} is not a census database")
+        self._check_tables()
+        if not self.readonly:
+            # WAL lets `summary` read while `run` writes; FULL syncs each commit,
+            # so a power cut loses nothing committed.
+            self.conn.execute("PRAGMA journal_mode = WAL")
+            self.conn.execute("PRAGMA synchronous = FULL")
 
     def _connect(self) -> sqlite3.Connection:
         # Autocommit mode: transactions are explicit, in transaction().
