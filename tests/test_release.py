@@ -1,7 +1,7 @@
 """A release builds: an sdist and a wheel that twine accepts, holding what the package needs.
 
 The wheel installed into a clean virtual environment without extras is
-checked by ``.ci/run`` after the test command (it needs numpy and numba
+checked by ``.ci/run`` before the test command (it needs numpy and numba
 downloaded into a fresh environment, too slow for the test suite).
 """
 
