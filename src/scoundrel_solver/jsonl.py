@@ -31,6 +31,7 @@ import errno
 import fcntl
 import json
 import os
+import signal
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -146,6 +147,8 @@ class LineAppender:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        self.appended = 0
+        """Lines this appender wrote whole: the count to report as saved."""
         check_regular(self.path)
         try:
             self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
@@ -213,12 +216,13 @@ class LineAppender:
     def append(self, line: str) -> None:
         """Append one line (a newline is added) whole, or raise with the file as it was."""
         data = (line.rstrip("\n") + "\n").encode("utf-8")
-        with self._locked():
+        with _stops_held(), self._locked():
             try:
                 self._mend()
                 self._write_all(data, os.fstat(self._fd).st_size)
             except OSError as err:
                 raise self._failed(err) from None
+            self.appended += 1
 
     def close(self) -> None:
         """Close the file (its lock is only ever held inside :meth:`append`)."""
@@ -231,6 +235,28 @@ class LineAppender:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+_STOPS = frozenset(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP")
+                  if hasattr(signal, n))
+
+
+@contextlib.contextmanager
+def _stops_held() -> Iterator[None]:
+    """Hold Ctrl-C, SIGTERM and SIGHUP until a line is written and counted.
+
+    A stop turns into an exception between two bytecodes; arriving between the
+    write and the count, the line would be saved but not reported. Held, the
+    signal is delivered when the block ends, so the count always matches the file.
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 class _Lock:

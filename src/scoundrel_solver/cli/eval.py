@@ -118,6 +118,10 @@ def _games(
     try:
         pool = ProcessPoolExecutor(jobs, mp_context=mp.get_context("spawn"),
                                    initializer=_ignore_stops)
+        # The pool starts a worker per submit, up to ``jobs``: start them all here, while
+        # the signals are ignored, or one started later could die of a Ctrl-C mid-import.
+        for _ in range(jobs):
+            pool.submit(int)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
@@ -220,8 +224,7 @@ def _main(argv: Sequence[str] | None) -> int:
     def saved() -> str:
         if sink is None:
             return f"nothing saved (--out FILE keeps every game); {len(records)} were played"
-        return f"{len(records) - len(done)} new games saved in {args.out}; the same command " \
-               "resumes"
+        return f"{sink.appended} new games saved in {args.out}; the same command resumes"
 
     try:
         games = _games(args.agent, seeds, v.name, v.weapon_rule, opts, args.jobs, done)
