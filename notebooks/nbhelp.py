@@ -33,10 +33,9 @@ def figure_text(fig: object) -> str:
 
 def show_titles() -> None:
     """Make IPython write :func:`figure_text` as each figure's plain-text form."""
+    import matplotlib.pyplot as plt
     from IPython import get_ipython
     from matplotlib.figure import Figure
-
-    import matplotlib.pyplot as plt
 
     ip = get_ipython()
     if ip is None:

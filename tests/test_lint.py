@@ -14,7 +14,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_ruff_clean() -> None:
-    out = _run("ruff", "check", "src", "tests", "benchmarks", "examples", "scripts")
+    out = _run("ruff", "check", "src", "tests", "benchmarks", "examples", "scripts", "notebooks")
     assert out.returncode == 0, out.stdout + out.stderr
 
 
