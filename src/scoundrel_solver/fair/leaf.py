@@ -31,14 +31,19 @@ Its weights were set by a coordinate search of the depth-0 agent on seeds
 20000-20399 (outside the evaluation range 0-9999).
 
 **The win model** is a logistic regression, ``P(win) = 1 / (1 + exp(-c . f))``,
-over the features ``FEATURES`` of the same position (health, the sums of the
+over the features ``FEATURES`` of the same position: health, the sums of the
 pool's monsters, potions and weapons, the weapon's absorption ``A``, weapon
 value and reach, cards and monsters left, the strongest monster and weapon
-left, and the low-health square). Every feature is a function of the pool,
-health, weapon and last kill: what the player knows, never the dungeon's
-order. The coefficients, one set per variant, ship in ``leaf_model.json``,
-fitted by ``scripts/train_fair_leaf.py`` on the outcomes of games played on
-seeds 22000 and up, with the label "this game was won" at every room boundary.
+left, the low-health square, and (since round three) the monsters above the
+weapon's reach, the big monsters (``BIG`` and up: sum and count), the potions'
+count and the largest, the weapons' count, what the best weapon in sight lets
+through (``excess``) and health x monsters / 100. Every feature is a function
+of the pool, health, weapon and last kill: what the player knows, never the
+dungeon's order. The coefficients, one set per variant, ship in
+``leaf_model.json``, fitted by ``scripts/train_fair_leaf.py`` on the outcomes
+of games played on seeds 22000 and up, with the label "this game was won" at
+every room boundary. The shipped model predates the round-three features and
+gives them 0 (a refit on all of them was no better in play: docs/solver.md).
 
 All terms are sums over the pool, so the leaf is blind to where the cards lie:
 fleeing looks neutral to it and is judged by what the expanded rooms reveal.
