@@ -72,6 +72,29 @@ def _text(output: dict[str, Any]) -> str:
     return f"[{kinds or 'data'}] {plain}"
 
 
+def _joined_streams(outputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Consecutive printed text of one stream as one output: how a kernel splits what a
+    cell prints into messages depends on timing (one line can come in two pieces on a
+    loaded machine), not on what was printed.
+
+    >>> [o.get("text") for o in _joined_streams([
+    ...     {"output_type": "stream", "name": "stdout", "text": "a"},
+    ...     {"output_type": "stream", "name": "stdout", "text": "\\n"},
+    ...     {"output_type": "display_data", "data": {}}])]
+    ['a\\n', None]
+    """
+    out: list[dict[str, Any]] = []
+    for o in outputs:
+        last = out[-1] if out else {}
+        if (o.get("output_type") == "stream" and last.get("output_type") == "stream"
+                and last.get("name") == o.get("name")):
+            out[-1] = {**out[-1], "text": "".join(out[-1].get("text", ""))
+                       + "".join(o.get("text", ""))}
+        else:
+            out.append(dict(o))
+    return out
+
+
 def cell_texts(nb: Any) -> list[str]:
     """Per code cell, its text outputs joined, timings masked (see the module docstring)."""
     texts = []
@@ -79,8 +102,9 @@ def cell_texts(nb: Any) -> list[str]:
         if cell.cell_type != "code":
             continue
         # stderr carries progress bars and warnings, which vary from run to run
-        text = "\n".join(_text(o) for o in cell.get("outputs", [])
-                         if not (o.get("output_type") == "stream" and o.get("name") == "stderr"))
+        outputs = [o for o in cell.get("outputs", [])
+                   if not (o.get("output_type") == "stream" and o.get("name") == "stderr")]
+        text = "\n".join(_text(o) for o in _joined_streams(outputs))
         text = _ADDRESS.sub("", _TIME.sub("<time>", text))
         if "timing" in cell.get("metadata", {}).get("tags", []):
             # the numbers vary, and with their widths a table's alignment

@@ -15,7 +15,9 @@ The table sits between ``<!-- findings-table: start -->`` and
   95% interval, per variant and weapon rule;
 - ``data/fair-games.parquet`` (``scripts/fair_games.py``): the fair agent's
   games, won or not, per variant, with a Wilson 95% interval and the seeds
-  played.
+  played; the winnable-loss rate (of the deals the census proves winnable,
+  the share the agent lost: its ``winnable`` and ``winnable_loss`` columns);
+  and the agent revisions that played them.
 
 ``tests/test_readme_findings.py`` fails when the README's block differs from
 what this script writes.
@@ -27,6 +29,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 from scoundrel_solver.summary import wilson
 
@@ -79,17 +82,39 @@ def census_rows(path: Path) -> dict[tuple[str, str], dict[str, object]]:
     return {(s["variant"], s["weapon_rule"]): s for s in json.loads(path.read_text())}
 
 
-def fair_rows(path: Path) -> dict[tuple[str, str], tuple[int, int, list[int]]]:
-    """Per (variant, weapon rule): games won, games played, the seeds."""
+class FairRow(NamedTuple):
+    """One variant's fair games: wins, games, seeds, and the census-winnable deals lost."""
+
+    wins: int
+    games: int
+    seeds: list[int]
+    winnable: int  # deals the census proves winnable (0: no winnable column)
+    winnable_lost: int  # of those, the ones the agent lost
+    versions: set[str]
+
+
+def fair_rows(path: Path) -> dict[tuple[str, str], FairRow]:
+    """Per (variant, weapon rule): the fair agent's games in ``path``."""
     import pyarrow.parquet as pq
 
-    table = pq.read_table(path, columns=["variant", "weapon_rule", "seed", "won"]).to_pydict()
-    out: dict[tuple[str, str], tuple[int, int, list[int]]] = {}
-    for v, w, seed, won in zip(table["variant"], table["weapon_rule"], table["seed"],
-                               table["won"], strict=True):
-        wins, games, seeds = out.get((v, w), (0, 0, []))
-        seeds.append(seed)
-        out[(v, w)] = (wins + bool(won), games + 1, seeds)
+    names = set(pq.read_schema(path).names)
+    cols = ["variant", "weapon_rule", "seed", "won"]
+    cols += [c for c in ("winnable", "winnable_loss", "agent_version") if c in names]
+    table = pq.read_table(path, columns=cols).to_pydict()
+    n = len(table["seed"])
+    winnable = table.get("winnable", [None] * n)
+    lost = table.get("winnable_loss", [None] * n)
+    version = table.get("agent_version", [None] * n)
+    out: dict[tuple[str, str], FairRow] = {}
+    for i in range(n):
+        key = (table["variant"][i], table["weapon_rule"][i])
+        r = out.get(key) or FairRow(0, 0, [], 0, 0, set())
+        r.seeds.append(table["seed"][i])
+        if version[i] is not None:
+            r.versions.add(str(version[i]))
+        out[key] = r._replace(
+            wins=r.wins + bool(table["won"][i]), games=r.games + 1,
+            winnable=r.winnable + bool(winnable[i]), winnable_lost=r.winnable_lost + bool(lost[i]))
     return out
 
 
@@ -99,23 +124,36 @@ def render(data: Path = ROOT / "data") -> str:
     fair = fair_rows(data / "fair-games.parquet")
     lines = [
         "| variant | deals solved exactly | winnable with perfect information (95% CI) "
-        "| won by the fair agent, no peeking (95% CI) |",
-        "|---|---:|---|---|",
+        "| won by the fair agent, no peeking (95% CI) | winnable deals the fair agent lost |",
+        "|---|---:|---|---|---|",
     ]
     keys = [k for k in ORDER if k in census] + sorted(set(census) - set(ORDER))
+    versions: set[str] = set()  # the agent revisions of all rows
     for key in keys:
         s = census[key]
         low, high = s["winnable_ci95"]  # type: ignore[misc]
         perfect = percent(float(s["winnable_share"]), low, high, 2)  # type: ignore[arg-type]
         if s["proven"] != s["deals"]:
             perfect += f", {s['deals'] - s['proven']:,} unproven"  # type: ignore[operator]
+        won = lost = "not measured"
         if key in fair:
-            wins, games, seeds = fair[key]
-            lo, hi = wilson(wins, games)
-            won = f"{percent(wins / games, lo, hi, 1)}, {seeds_text(seeds)}"
-        else:
-            won = "not measured"
-        lines.append(f"| {key[0]}/{key[1]} | {s['deals']:,} | {perfect} | {won} |")
+            r = fair[key]
+            lo, hi = wilson(r.wins, r.games)
+            won = f"{percent(r.wins / r.games, lo, hi, 1)}, {seeds_text(r.seeds)}"
+            versions |= r.versions
+            if r.winnable:
+                share = 100 * r.winnable_lost / r.winnable
+                lost = f"{share:.1f}% ({r.winnable_lost:,} of {r.winnable:,})"
+        lines.append(f"| {key[0]}/{key[1]} | {s['deals']:,} | {perfect} | {won} | {lost} |")
+    if versions:
+        by_version: dict[str, list[str]] = {}
+        for key in keys:
+            for v in sorted(fair[key].versions) if key in fair else []:
+                by_version.setdefault(v, []).append(f"{key[0]}/{key[1]}")
+        lines += ["", "The fair agent's games were played by these agent revisions "
+                  "(`scoundrel_solver.fair.agent_version()`): "
+                  + "; ".join(f"{', '.join(names)}: `{v}`" for v, names in by_version.items())
+                  + "."]
     return "\n".join(lines)
 
 

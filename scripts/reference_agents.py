@@ -51,6 +51,7 @@ import pandas as pd
 
 from scoundrel_solver.fair import GreedyAgent, RandomAgent
 from scoundrel_solver.fair.api import Agent, play_with
+from scoundrel_solver.provenance import csv_header, script_provenance
 from scoundrel_solver.summary import wilson
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -332,7 +333,8 @@ def read_rows(path: Path) -> list[Row]:
         return []
     with path.open(newline="", encoding="utf-8") as f:
         out = []
-        for r in csv.DictReader(f):
+        # the provenance header: '#' lines above the column names
+        for r in csv.DictReader(line for line in f if not line.startswith("#")):
             kw: dict[str, Any] = dict(r)
             for k in ("games", "wins", "winnable", "winnable_lost"):
                 kw[k] = int(kw[k])
@@ -349,9 +351,10 @@ def sort_key(r: Row) -> tuple[int, str, str, str]:
     return (base, r.variant, r.agent, r.config)
 
 
-def write_rows(path: Path, rows: list[Row]) -> None:
+def write_rows(path: Path, rows: list[Row], stamp: dict[str, str]) -> None:
     tmp = path.with_suffix(".csv.tmp")
     with tmp.open("w", newline="", encoding="utf-8") as f:
+        f.write(csv_header(stamp))  # the command, commit and date
         w = csv.DictWriter(f, [fl.name for fl in fields(Row)])
         w.writeheader()
         for r in sorted(rows, key=sort_key):
@@ -446,6 +449,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--docs", action="store_true",
                    help=f"write the table between the markers of {DOCS.relative_to(ROOT)} and stop")
     args = p.parse_args(argv)
+    stamp = script_provenance(__file__, argv)
     rows = read_rows(args.out)
     if args.markdown:
         print(markdown(rows))
@@ -460,14 +464,14 @@ def main(argv: list[str] | None = None) -> int:
     for name, make in READ.items():
         out += make()
         print(f"read {name}", file=sys.stderr)
-    write_rows(args.out, out)
+    write_rows(args.out, out, stamp)
     if not args.only_read:
         for name, play in PLAYED.items():
             if name in have or (args.play is not None and name not in args.play):
                 continue
             t = time.process_time()
             out += play()
-            write_rows(args.out, out)  # each agent lands as soon as it is played
+            write_rows(args.out, out, stamp)  # each agent lands as soon as it is played
             print(f"played {name}: {time.process_time() - t:.0f} CPU s", file=sys.stderr)
     return 0
 

@@ -168,6 +168,65 @@ def test_fair_does_not_play_when_the_table_cannot_be_made(
     assert code == 2 and out == "" and err.count("\n") == 1 and "--table-mib" in err
 
 
+@pytest.mark.parametrize(("argv", "seed"), [(["--seed", "7"], 7),
+                                            (["--daily", "2026-11-29"], 20261129)])
+def test_a_seed_is_dealt_once(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: list[str],
+    seed: int,
+) -> None:
+    """Issue 21: the command deals the seed, the solver takes the position, and the
+    result still names the seed (the deal used to be made again inside ``solve``)."""
+    import scoundrel_core.rules as rules
+
+    expected = [str(c) for c in sc.deal(seed)]
+    dealt: list[int] = []
+    real_deal = rules.deal
+
+    def counting_deal(s: int) -> list[sc.Card]:
+        dealt.append(s)
+        return real_deal(s)
+
+    monkeypatch.setattr(rules, "deal", counting_deal)
+    code, out, err = run(capsys, *argv, "--variant", "hard", "--json")
+    assert code == 0, err
+    obj = json.loads(out)
+    assert dealt == [seed]
+    assert obj["seed"] == seed and obj["deck"] == expected and obj["proven"] is True
+    assert sc.play_line(sc.new_game(seed=seed, variant="hard"), obj["line"]).score == (
+        obj["best_score"]
+    )
+
+
+def test_table_size_is_checked_by_arithmetic_and_the_table_made_once(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 21: --table-mib is checked against the machine's memory without making a
+    table (the error names the option, its value and the limit), and a good size
+    makes one table, the solver's."""
+    import sys
+
+    import scoundrel_solver.exact.table as table
+
+    solver = sys.modules["scoundrel_solver.exact.solve"]  # the package's "solve" is the function
+    made: list[int] = []
+    real_init = table.TranspositionTable.__init__
+
+    def counting_init(self: table.TranspositionTable, mib: int = table.DEFAULT_TABLE_MIB) -> None:
+        made.append(mib)
+        real_init(self, mib)
+
+    monkeypatch.setattr(table.TranspositionTable, "__init__", counting_init)
+    monkeypatch.setattr(table, "machine_mib", lambda: 512)
+    monkeypatch.setattr(solver, "_tables", {})  # no table left over from other tests
+    code, out, err = run(capsys, "--seed", "1", "--table-mib", "1024")
+    assert code == 2 and out == "" and made == []
+    assert err == ("scoundrel-solve: error: --table-mib 1024 MiB is more than this "
+                   "machine's memory (512 MiB)\n")
+    code, out, err = run(capsys, "--seed", "1", "--table-mib", "3", "--json")
+    assert code == 0, err
+    assert made == [3] and json.loads(out)["proven"] is True
+
+
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [

@@ -8,6 +8,7 @@ a batch once its results file has rows, an evaluation once its progress bar
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -41,6 +42,15 @@ def _command(module: str, *argv: str) -> list[str]:
     return [sys.executable, "-m", f"scoundrel_solver.cli.{module}", *argv]
 
 
+def _reap(proc: subprocess.Popen[bytes]) -> None:
+    """Kill what is left of ``proc``'s process group (its own session): a failed test must
+    not leave a run of ``--seeds 0:2**64`` or its workers behind."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # the group is gone
+        os.killpg(proc.pid, signal.SIGKILL)
+    if proc.poll() is None:
+        proc.wait(timeout=60)
+
+
 def _wait_for(ready: Callable[[], bool], proc: subprocess.Popen[bytes], what: str,
               timeout: float = 300) -> None:
     deadline = time.monotonic() + timeout
@@ -64,9 +74,12 @@ def test_ctrl_c_stops_a_whole_seed_space_batch_keeping_whole_rows(tmp_path: Path
     def rows_written() -> bool:
         return out.exists() and out.read_bytes().count(b"\n") >= 3
 
-    _wait_for(rows_written, proc, "three rows in the results file")
-    os.killpg(proc.pid, signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=120)
+    try:
+        _wait_for(rows_written, proc, "three rows in the results file")
+        os.killpg(proc.pid, signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        _reap(proc)
     err = stderr.decode()
     assert proc.returncode == 130, err
     assert stdout == b"" and "Traceback" not in err
@@ -114,8 +127,7 @@ def _pty_run(argv: list[str], marker: re.Pattern[str], timeout: float = 300,
                 break
     finally:
         os.close(master)
-        if proc.poll() is None:
-            proc.kill()
+        _reap(proc)
     assert sent, f"the command ended before {marker.pattern!r}: {seen[-2000:]!r}"
     return proc.wait(timeout=60), seen.decode(errors="replace")
 

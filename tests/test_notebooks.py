@@ -61,3 +61,15 @@ def test_masking_keeps_results_and_hides_timings() -> None:
                                                           "reach 30\n")]
     diffs = nbs.differences(nb, other)
     assert len(diffs) == 1 and "286 reach 30" in diffs[0]
+
+
+def test_text_printed_in_two_messages_compares_equal_to_one() -> None:
+    """A kernel may deliver one printed line in two stream messages on a loaded machine."""
+    import nbformat
+
+    def notebook(*texts: str) -> object:
+        outputs = [{"output_type": "stream", "name": "stdout", "text": t} for t in texts]
+        return nbformat.from_dict({"cells": [{"cell_type": "code", "outputs": outputs}]})
+
+    assert nbs.differences(notebook("22000 games\n"), notebook("22000 games", "\n")) == []
+    assert nbs.differences(notebook("22000 games\n"), notebook("21000 games\n")) != []

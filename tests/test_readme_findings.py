@@ -43,13 +43,36 @@ def test_a_table_from_hand_made_files(tmp_path: Path) -> None:
                for v, p in (("hard", 10), ("classic", 9))]
     (tmp_path / "census-summary.json").write_text(json.dumps(summary))
     seeds = [0, 1, 2, 3, 7]
+    won = [True, False, True, True, False]
+    winnable = [True, True, True, True, False]
     pq.write_table(pa.table({"variant": ["classic"] * 5, "weapon_rule": ["strict"] * 5,
-                             "seed": seeds, "won": [True, False, True, True, False]}),
+                             "seed": seeds, "won": won, "winnable": winnable,
+                             "winnable_loss": [w and not x for w, x in zip(winnable, won,
+                                                                           strict=True)],
+                             "agent_version": ["0.2.0+fair.x"] * 5}),
                    tmp_path / "fair-games.parquet")
     lines = findings.render(tmp_path).splitlines()
+    # 4 winnable deals, 1 of them lost (seed 1; seed 7 was lost but is not winnable)
     assert lines[2] == ("| classic/strict | 10 | 50.00% (23.66-76.34%), 1 unproven "
-                        "| 60.0% (23.1-88.2%), 5 seeds in 0-7 |")
-    assert lines[3] == "| hard/strict | 10 | 50.00% (23.66-76.34%) | not measured |"
+                        "| 60.0% (23.1-88.2%), 5 seeds in 0-7 | 25.0% (1 of 4) |")
+    assert lines[3] == "| hard/strict | 10 | 50.00% (23.66-76.34%) | not measured | not measured |"
+    assert lines[-1] == ("The fair agent's games were played by these agent revisions "
+                         "(`scoundrel_solver.fair.agent_version()`): classic/strict: "
+                         "`0.2.0+fair.x`.")
+
+
+def test_a_games_file_without_the_newer_columns_still_gives_a_table(tmp_path: Path) -> None:
+    """Rows written before the winnable and agent_version columns: no loss rate, no revisions."""
+    findings = load_script("readme_findings")
+    summary = [{"variant": "classic", "weapon_rule": "strict", "deals": 10, "proven": 10,
+                "winnable": 5, "winnable_share": 0.5, "winnable_ci95": [0.2366, 0.7634]}]
+    (tmp_path / "census-summary.json").write_text(json.dumps(summary))
+    pq.write_table(pa.table({"variant": ["classic"] * 2, "weapon_rule": ["strict"] * 2,
+                             "seed": [0, 1], "won": [True, False]}),
+                   tmp_path / "fair-games.parquet")
+    lines = findings.render(tmp_path).splitlines()
+    assert lines[2].endswith("| 50.0% (9.5-90.5%), seeds 0-1 | not measured |")
+    assert len(lines) == 3
 
 
 def test_rewrite_replaces_only_the_block() -> None:

@@ -133,7 +133,6 @@ class Batch:
         self.path = Path(out) if out is not None else None
         self.limits = limits or Limits()
         self.table_mib = table_mib
-        self.written = 0
         # Per seed of the range, one flat tuple (no objects: about half the memory of an
         # Outcome per row): the row that counts as (proven, score, -bound, seconds, nodes,
         # line), and whether this run skips the seed.
@@ -186,6 +185,13 @@ class Batch:
         best = self._best
         return (seed for seed in self.seeds if not (seed in best and best[seed][6]))
 
+    @property
+    def written(self) -> int:
+        """The rows this run saved: the appender's own count, which changes together with
+        the file (a stop signal between a row's write and a count kept here would
+        report one row fewer than the file holds)."""
+        return 0 if self._sink is None else self._sink.appended
+
     def run(self) -> Generator[SolveResult, None, None]:
         """Solve every seed of ``todo()``, appending each row to the file as it comes.
 
@@ -200,7 +206,6 @@ class Batch:
                        "max_seconds": self.limits.max_seconds}
                 if self._sink is not None:
                     self._sink.append(json.dumps(row, allow_nan=False))
-                    self.written += 1
                 self._take(row)
                 yield r
         finally:

@@ -374,17 +374,13 @@ def check_agrees(args: argparse.Namespace, variant: sc.Variant, what: str) -> No
 
 @dataclass(frozen=True)
 class Deal:
-    """The deal (or position) the options name; ``seed`` when it is a seeded deal, and
-    ``where``, a few words naming it for people (``seed 7``, ``given deck``, ...)."""
+    """The deal (or position) the options name, dealt once: ``start``; ``seed`` when it is
+    a seeded deal, and ``where``, a few words naming it for people (``seed 7``, ``given
+    deck``, ...)."""
 
     start: sc.State
     seed: int | None
     where: str
-
-    @property
-    def game(self) -> sc.State | int:
-        """What to hand the solver: the seed when there is one, so its result names it."""
-        return self.seed if self.seed is not None else self.start
 
 
 def _seed(text: str) -> int:
@@ -414,17 +410,15 @@ def deal_from(args: argparse.Namespace, default_seed: int = 0) -> Deal:
 
 
 def table_mib_from(args: argparse.Namespace) -> int:
-    """``--table-mib`` (or the default), checked up front: the table is made now, so a size
-    the machine cannot give fails before any work, with a message naming the option."""
-    from ..exact.table import DEFAULT_TABLE_MIB, TranspositionTable
+    """``--table-mib`` (or the default), checked up front by arithmetic alone: a size
+    more than this machine's memory fails before any work, with a message naming the
+    option, its value and the limit. Nothing is allocated here; the solver makes its
+    one table when it first searches."""
+    from ..errors import SolverError
+    from ..exact.table import DEFAULT_TABLE_MIB, check_table_mib
 
     mib: int = args.table_mib if args.table_mib is not None else DEFAULT_TABLE_MIB
     try:
-        TranspositionTable(mib)
-    except MemoryError:
-        raise UsageError(
-            f"--table-mib {mib}: this machine cannot give {mib:,} MiB for the table"
-        ) from None
-    except ValueError as err:
-        raise UsageError(f"--table-mib {mib}: {err}") from None
-    return mib
+        return check_table_mib(mib, "--table-mib")
+    except SolverError as err:
+        raise UsageError(str(err)) from None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..exact.table import DEFAULT_TABLE_MIB
 from .options import (
@@ -67,10 +68,11 @@ def _solve_one(args: argparse.Namespace) -> int:
 
     refuse(args, ["out", "quiet"], "without --seeds")
     deal = deal_from(args)
-    v = deal.start.variant
-    result = solve(deal.game, variant=v.name, weapon_rule=v.weapon_rule,
-                   max_nodes=args.max_nodes, max_seconds=args.max_seconds,
-                   table_mib=table_mib_from(args))
+    table_mib = table_mib_from(args)
+    # The deal was made once, by deal_from: the solver gets the position, and the
+    # result names the seed it was dealt from.
+    result = replace(solve(deal.start, max_nodes=args.max_nodes, max_seconds=args.max_seconds,
+                           table_mib=table_mib), seed=deal.seed)
     if args.json:
         print(json.dumps(result.to_json()))
         return 0

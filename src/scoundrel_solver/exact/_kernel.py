@@ -136,9 +136,9 @@ G_EQUAL = 7
 G_BUCKET_MASK = 8
 G_NEXT_CHECK = 9
 G_HAS_DEADLINE = 10
-G_BETA = 13  # a proven upper bound on the root's value: no position can beat it
-G_FLEE_LAST = 14  # 1: flee runs after the room outcomes of the same bound (see _sort_children)
-NG = 16
+G_BETA = 11  # a proven upper bound on the root's value: no position can beat it
+G_FLEE_LAST = 12  # 1: flee runs after the room outcomes of the same bound (see _sort_children)
+NG = 13
 
 # Rooms a line can pass through: a room ends when three cards are resolved (the
 # first may be part played, the last ends the game), so a deal of 44 cards has
@@ -172,19 +172,19 @@ FLEE_MOVE_BIT = 1 << 40
 
 
 @jit_inline
-def dungeon_type(row, i):  # type: ignore[no-untyped-def]
-    return (row[P_D0 + i // PER_WORD] >> ((i % PER_WORD) * TYPE_BITS)) & TYPE_MASK
+def dungeon_type(row: np.ndarray, i: int) -> int:
+    return int((row[P_D0 + i // PER_WORD] >> ((i % PER_WORD) * TYPE_BITS)) & TYPE_MASK)
 
 
 @jit
-def set_dungeon_type(row, i, t):  # type: ignore[no-untyped-def]
+def set_dungeon_type(row: np.ndarray, i: int, t: int) -> None:
     j = P_D0 + i // PER_WORD
     s = (i % PER_WORD) * TYPE_BITS
     row[j] = (row[j] & ~(TYPE_MASK << s)) | (t << s)
 
 
 @jit_inline
-def drop_top(row, k):  # type: ignore[no-untyped-def]
+def drop_top(row: np.ndarray, k: int) -> None:
     """Remove the top k (<= 4) cards of the dungeon."""
     s = TYPE_BITS * k
     low = (1 << s) - 1
@@ -200,7 +200,7 @@ def drop_top(row, k):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _canonical_weapon(c):  # type: ignore[no-untyped-def]
+def _canonical_weapon(c: np.ndarray) -> None:
     if c[P_W] == 0:
         c[P_CAP] = 0
         return
@@ -213,7 +213,8 @@ def _canonical_weapon(c):  # type: ignore[no-untyped-def]
 
 
 @jit_inline
-def _play_card(kind, v, with_weapon, hp, w, cap, pu, equal):  # type: ignore[no-untyped-def]
+def _play_card(kind: int, v: int, with_weapon: int, hp: int, w: int, cap: int, pu: int,
+               equal: int) -> tuple[int, int, int, int]:
     """(health, weapon, reach, potion drunk) after resolving one card: the rules' card
     effect, with the weapon's wear kept as its reach (``P_CAP``)."""
     hp, w, pu = card_effect(kind, v, with_weapon, hp, w, pu)
@@ -221,7 +222,8 @@ def _play_card(kind, v, with_weapon, hp, w, cap, pu, equal):  # type: ignore[no-
 
 
 @jit
-def _resolve(row, c, slot, with_weapon, equal):  # type: ignore[no-untyped-def]
+def _resolve(row: np.ndarray, c: np.ndarray, slot: int, with_weapon: int,
+             equal: int) -> tuple[bool, int]:
     """Write into ``c`` the position after resolving room card ``slot``.
 
     Returns (ended, score): the final score if the game ended, else 0. The
@@ -262,20 +264,20 @@ def _resolve(row, c, slot, with_weapon, equal):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _settle(c, equal):  # type: ignore[no-untyped-def]
+def _settle(c: np.ndarray, equal: int) -> int:
     """Put a position the search will visit in canonical form; returns its bound."""
     _canonical_weapon(c)
-    return upper_bound(c[P_REM], c[P_HP], c[P_W], c[P_CAP], equal)
+    return int(upper_bound(c[P_REM], c[P_HP], c[P_W], c[P_CAP], equal))
 
 
 @jit
-def _tape(row, i):  # type: ignore[no-untyped-def]
+def _tape(row: np.ndarray, i: int) -> int:
     """Card i of room + dungeon, read as one sequence (the room first)."""
-    return row[P_R0 + i] if i < ROOM_SIZE else dungeon_type(row, i - ROOM_SIZE)
+    return int(row[P_R0 + i]) if i < ROOM_SIZE else dungeon_type(row, i - ROOM_SIZE)
 
 
 @jit
-def _flee(row, c, k):  # type: ignore[no-untyped-def]
+def _flee(row: np.ndarray, c: np.ndarray, k: int) -> None:
     """Write into ``c`` the position after fleeing ``k`` times in a row."""
     for f in range(NP):
         c[f] = row[f]
@@ -294,22 +296,23 @@ def _flee(row, c, k):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _gcd(a, b):  # type: ignore[no-untyped-def]
+def _gcd(a: int, b: int) -> int:
     while b:
         a, b = b, a % b
     return a
 
 
 @jit_inline
-def may_flee(row, flee_rule):  # type: ignore[no-untyped-def]
+def may_flee(row: np.ndarray, flee_rule: int) -> bool:
     # Under easy a room dealt by a flee may be fled again, but the search lists every
     # run of flees in a row as one move (_add_flee_runs): after a run, no flee.
     rule = FLEE_NEVER if flee_rule == FLEE_NEVER else FLEE_NOT_TWICE
-    return rules_may_flee(rule, row[P_NR], row[P_RES], row[P_ND], row[P_FLED])
+    return bool(rules_may_flee(rule, row[P_NR], row[P_RES], row[P_ND], row[P_FLED]))
 
 
 @jit
-def _add_flee_runs(row, kids, bound, move, terminal, n, flee_rule, equal):  # type: ignore[no-untyped-def]
+def _add_flee_runs(row: np.ndarray, kids: np.ndarray, bound: np.ndarray, move: np.ndarray,
+                   terminal: np.ndarray, n: int, flee_rule: int, equal: int) -> int:
     """Append the flee moves after the ``n`` children so far; returns the new count.
 
     One flee, or under ``easy`` the runs of k = 1..L-1 flees in a row (L: the
@@ -335,7 +338,8 @@ def _add_flee_runs(row, kids, bound, move, terminal, n, flee_rule, equal):  # ty
 
 
 @jit
-def step_children(row, kids, bound, move, terminal, flee_rule, equal):  # type: ignore[no-untyped-def]
+def step_children(row: np.ndarray, kids: np.ndarray, bound: np.ndarray, move: np.ndarray,
+                  terminal: np.ndarray, flee_rule: int, equal: int) -> int:
     """The positions one action away (the search itself moves a room at a time,
     see ``room_children``; tests check these steps against scoundrel_core).
 
@@ -358,11 +362,11 @@ def step_children(row, kids, bound, move, terminal, flee_rule, equal):  # type: 
             bound[n] = score if ended else _settle(kids[n], equal)
             move[n] = 2 * t + with_weapon
             n += 1
-    return _add_flee_runs(row, kids, bound, move, terminal, n, flee_rule, equal)
+    return int(_add_flee_runs(row, kids, bound, move, terminal, n, flee_rule, equal))
 
 
 @jit_inline
-def _dominates(hp_a, w_a, cap_a, hp_b, w_b, cap_b):  # type: ignore[no-untyped-def]
+def _dominates(hp_a: int, w_a: int, cap_a: int, hp_b: int, w_b: int, cap_b: int) -> bool:
     """Whether room outcome ``a`` is at least as good as ``b`` (same cards left).
 
     More health, a weapon at least as strong that may fight at least as much:
@@ -395,7 +399,7 @@ FIRST_BIT = np.array([0] + [(m & -m).bit_length() - 1 for m in range(1, 256)], n
 
 
 @jit_inline
-def _card_moves(cards, nr, used, w, cap):  # type: ignore[no-untyped-def]
+def _card_moves(cards: np.ndarray, nr: int, used: int, w: int, cap: int) -> int:
     """The card moves to walk from a partly played room, as a mask: bit
     ``2 * slot`` resolves the card of ``slot`` (barehanded for a monster), bit
     ``2 * slot + 1`` fights its monster with the weapon (when the weapon may).
@@ -416,7 +420,217 @@ def _card_moves(cards, nr, used, w, cap):  # type: ignore[no-untyped-def]
 
 
 @jit_inline
-def room_children(row, kids, bound, move, terminal, d, flee_rule, equal, stack, pick, alpha):  # type: ignore[no-untyped-def]
+def _walk_start(row: np.ndarray, stack: np.ndarray, pick: np.ndarray) -> None:
+    """Level 0 of the walk through the room of ``row``: the fields a room changes,
+    as the row has them (``W_*``), the room's types and, per slot, the earlier
+    slots holding the same type (``stack[SLOTS]``, read by ``_card_moves``), and
+    the first level's card moves."""
+    stack[0, W_HP] = row[P_HP]
+    stack[0, W_W] = row[P_W]
+    stack[0, W_CAP] = row[P_CAP]
+    stack[0, W_PU] = row[P_PU]
+    stack[0, W_USED] = 0
+    stack[0, W_RES] = row[P_RES]
+    stack[0, W_KILLED] = 0
+    stack[0, W_CODE] = 0
+    stack[0, W_REM] = row[P_REM]
+    nr = row[P_NR]
+    cards = stack[SLOTS]
+    for i in range(nr):
+        t = row[P_R0 + i]
+        cards[i] = t
+        same = 0
+        for j in range(i):
+            if row[P_R0 + j] == t:
+                same |= 1 << j
+        cards[ROOM_SIZE + i] = same
+    pick[0] = _card_moves(cards, nr, 0, row[P_W], row[P_CAP])
+
+
+@jit_inline
+def _skipped_order(stack: np.ndarray, level: int, kind: int, t: int, v: int,
+                   with_weapon: int) -> bool:
+    """Whether the walk skips this card move after the one before it (level - 1),
+    because another order of the same cards is walked too and is never worse (the
+    module docstring says why each skip is sound)."""
+    if level == 0:
+        return False
+    code = stack[level, W_CODE]
+    prev = ((code >> (SUB_BITS * (level - 1))) & ((1 << SUB_BITS) - 1)) - 1
+    prev_type = prev >> 1
+    barehanded_before = not prev & 1 and KIND[prev_type] == KIND_MONSTER
+    if not with_weapon and kind == KIND_MONSTER and barehanded_before and prev_type > t:
+        # Two barehanded fights in a row commute (same health after both;
+        # a death between them scores the same, since phi does not move):
+        # walk only the order with the weaker monster first.
+        return True
+    if kind == KIND_POTION:
+        return False
+    if with_weapon and barehanded_before:
+        # A barehanded fight, then a fight with the weapon: the other
+        # order is walked too and is never worse. A barehanded fight
+        # changes neither weapon nor reach, so both orders are legal
+        # and end alike; a death in either scores phi, which the
+        # weapon fight raises and the barehanded one leaves alone, and
+        # if the barehanded-first order dies anywhere, so does the other.
+        return True
+    if KIND[prev_type] == KIND_POTION:
+        # A potion just before a weapon or a fight: the other order
+        # (this card, then the potion) is walked too and is never
+        # worse when the fight does not kill there: same cards, pu
+        # and weapon, and health min(20, h - d + p) >= min(20, h + p) - d.
+        if kind == KIND_WEAPON:
+            return True
+        damage = fight_damage(v, stack[level - 1, W_W], with_weapon)
+        if stack[level - 1, W_HP] - damage > 0:
+            return True
+    return False
+
+
+@jit_inline
+def _keep_ending(bound: np.ndarray, move: np.ndarray, terminal: np.ndarray, d: int, n: int,
+                 best_end: int, value: int, here: int) -> tuple[int, int]:
+    """Keep an ending of the room (a death, or the last card) if it beats the best
+    ending so far, which is the one terminal child of depth ``d`` (``best_end``, -1
+    before the first). Returns the children's count and ``best_end``."""
+    if best_end < 0 or value > bound[d, best_end]:
+        if best_end < 0:
+            best_end = n
+            n += 1
+        terminal[d, best_end] = True
+        bound[d, best_end] = value
+        move[d, best_end] = here
+    return n, best_end
+
+
+@jit_inline
+def _walk_deeper(stack: np.ndarray, pick: np.ndarray, nr: int, level: int, rem: int, hp: int,
+                 wv: int, cap: int, pu: int, used: int, res: int, killed: int,
+                 code: int) -> None:
+    """Write level ``level`` of the walk (the room after one more card) and its card
+    moves."""
+    stack[level, W_REM] = rem
+    stack[level, W_HP] = hp
+    stack[level, W_W] = wv
+    stack[level, W_CAP] = cap
+    stack[level, W_PU] = pu
+    stack[level, W_USED] = used
+    stack[level, W_RES] = res
+    stack[level, W_KILLED] = killed
+    stack[level, W_CODE] = code
+    pick[level] = _card_moves(stack[SLOTS], nr, used, wv, cap)
+
+
+@jit_inline
+def _carried_card(row: np.ndarray, used: int) -> int:
+    """The card a refilled room carries over: the first room slot not resolved."""
+    for i in range(row[P_NR]):
+        if not (used >> i) & 1:
+            return int(row[P_R0 + i])
+    return 0
+
+
+@jit_inline
+def _outcome_weapon(carried: int, d_weak: int, d_strong: int, wv: int,
+                    cap: int) -> tuple[int, int]:
+    """(weapon, reach) of a room outcome in canonical form (as ``_canonical_weapon``)
+    over the cards left: the dungeon's monsters (``d_weak``..``d_strong``, the
+    weakest and strongest value; 0 for none) and the carried card."""
+    weak, strong = d_weak, d_strong
+    if KIND[carried] == KIND_MONSTER:
+        cv = VALUE[carried]
+        if weak == 0 or cv < weak:
+            weak = cv
+        if cv > strong:
+            strong = cv
+    if wv != 0:
+        if cap > strong:
+            cap = strong
+        if cap < weak or strong == 0:
+            wv = 0
+            cap = 0
+    else:
+        cap = 0
+    return wv, cap
+
+
+@jit_inline
+def _keep_outcome(kids: np.ndarray, bound: np.ndarray, move: np.ndarray, terminal: np.ndarray,
+                  d: int, n: int, best_end: int, carried: int, hp: int, wv: int, cap: int,
+                  b: int, here: int) -> tuple[int, int]:
+    """Add a room outcome (carried card, health, weapon, reach; bound ``b``, room move
+    ``here``) to the children of depth ``d`` unless one with the same carried card
+    dominates it (``_dominates``); the children it dominates are dropped, the last
+    child moving into each one's place. Only the fields the walk compares are
+    written (``_refill_outcomes`` makes the kept ones whole). Returns the
+    children's count and where the terminal child (``best_end``) now is."""
+    j = 0
+    while j < n:
+        if not terminal[d, j] and kids[d, j, P_R0] == carried:
+            if _dominates(kids[d, j, P_HP], kids[d, j, P_W], kids[d, j, P_CAP], hp, wv, cap):
+                return n, best_end
+            if _dominates(hp, wv, cap, kids[d, j, P_HP], kids[d, j, P_W], kids[d, j, P_CAP]):
+                # Drop kids[j]: move the last child into its place.
+                n -= 1
+                if n != j:
+                    kids[d, j, P_R0] = kids[d, n, P_R0]
+                    kids[d, j, P_HP] = kids[d, n, P_HP]
+                    kids[d, j, P_W] = kids[d, n, P_W]
+                    kids[d, j, P_CAP] = kids[d, n, P_CAP]
+                    bound[d, j] = bound[d, n]
+                    move[d, j] = move[d, n]
+                    terminal[d, j] = terminal[d, n]
+                    if best_end == n:
+                        best_end = j
+                continue
+        j += 1
+    kids[d, n, P_R0] = carried
+    kids[d, n, P_HP] = hp
+    kids[d, n, P_W] = wv
+    kids[d, n, P_CAP] = cap
+    bound[d, n] = b
+    move[d, n] = here
+    terminal[d, n] = False
+    return n + 1, best_end
+
+
+@jit_inline
+def _refill_outcomes(row: np.ndarray, kids: np.ndarray, terminal: np.ndarray, d: int, n: int,
+                     top: np.ndarray, deal: int, rem_dungeon: int) -> None:
+    """Make the kept room outcomes of depth ``d`` whole positions: the refilled room
+    (the carried card, then ``deal`` cards off the dungeon) and the dungeon left,
+    built once in ``top`` and shared by them all."""
+    for f in range(NP):
+        top[f] = row[f]
+    for j in range(deal):
+        top[P_R0 + 1 + j] = dungeon_type(row, j)
+    for j in range(1 + deal, ROOM_SIZE):
+        top[P_R0 + j] = 0
+    drop_top(top, deal)
+    for i in range(n):
+        if terminal[d, i]:
+            continue
+        carried = kids[d, i, P_R0]
+        hp = kids[d, i, P_HP]
+        wv = kids[d, i, P_W]
+        cap = kids[d, i, P_CAP]
+        for f in range(NP):
+            kids[d, i, f] = top[f]
+        kids[d, i, P_R0] = carried
+        kids[d, i, P_NR] = 1 + deal
+        kids[d, i, P_REM] = rem_dungeon + REM_BIT[carried]
+        kids[d, i, P_HP] = hp
+        kids[d, i, P_W] = wv
+        kids[d, i, P_CAP] = cap
+        kids[d, i, P_PU] = 0
+        kids[d, i, P_RES] = 0
+        kids[d, i, P_FLED] = 0
+
+
+@jit_inline
+def room_children(row: np.ndarray, kids: np.ndarray, bound: np.ndarray, move: np.ndarray,
+                  terminal: np.ndarray, d: int, flee_rule: int, equal: int, stack: np.ndarray,
+                  pick: np.ndarray, alpha: int) -> tuple[int, int]:
     """The room's outcomes: every way to play it to its end (refill or end of game),
     written as the children of depth ``d`` (``kids[d]``, ``bound[d]``, ...: the
     search's arrays are indexed, not sliced, since a slice costs numba two
@@ -426,8 +640,8 @@ def room_children(row, kids, bound, move, terminal, d, flee_rule, equal, stack, 
     ends; the intermediate positions are not searched. Outcomes of the same room
     share the dungeon and differ only in the card carried over, health and
     weapon: among those with the same carried card only the undominated ones are
-    kept (``_dominates``). Of the endings (death or the last card), only the best
-    is kept. Flee runs are added by ``_add_flee_runs``.
+    kept (``_keep_outcome``). Of the endings (death or the last card), only the
+    best is kept (``_keep_ending``). Flee runs are added by ``_add_flee_runs``.
 
     An outcome, or a partly played room, whose bound is at most ``alpha``
     cannot lift the search above ``alpha``: it is dropped (with all the walk
@@ -435,10 +649,12 @@ def room_children(row, kids, bound, move, terminal, d, flee_rule, equal, stack, 
     caller's fail-soft result still bounds its value. Returns (the count, that
     largest dropped bound or NEG_INF).
 
-    The walk follows the rules of ``_resolve`` on the few fields a room changes
-    (``W_*``), not on whole positions: an outcome is first written as its
-    carried card, health and weapon, compared for dominance, and only the kept
-    ones are made whole positions at the end (they share the refilled dungeon,
+    The walk is depth first over the card moves of each level (``pick[level]``,
+    ``_card_moves``), skipping the orders ``_skipped_order`` names, and follows
+    the rules of ``_resolve`` on the few fields a room changes (``W_*``), not on
+    whole positions: an outcome is first written as its carried card, health and
+    weapon, compared for dominance, and only the kept ones are made whole
+    positions at the end (``_refill_outcomes``: they share the refilled dungeon,
     computed once). The children, their order and their moves are those of
     resolving card by card with ``_resolve`` (``step_children``); a test checks
     them against ``scoundrel_core``.
@@ -448,36 +664,16 @@ def room_children(row, kids, bound, move, terminal, d, flee_rule, equal, stack, 
     dropped = NEG_INF
     nr0 = row[P_NR]
     nd = row[P_ND]
-    rem0 = row[P_REM]
-    all_monsters = monsters_left(rem0)
+    all_monsters = monsters_left(row[P_REM])
     # What every refilled outcome shares: the cards of the dungeon, without the
     # room, and the next cards dealt.
-    rem_dungeon = rem0
+    rem_dungeon = row[P_REM]
     for i in range(nr0):
         rem_dungeon -= REM_BIT[row[P_R0 + i]]
     d_weak, d_strong = monster_span(rem_dungeon)
     deal = min(RESOLVED_PER_ROOM, nd)
-    top = stack[TOP]
-    stack[0, W_HP] = row[P_HP]
-    stack[0, W_W] = row[P_W]
-    stack[0, W_CAP] = row[P_CAP]
-    stack[0, W_PU] = row[P_PU]
-    stack[0, W_USED] = 0
-    stack[0, W_RES] = row[P_RES]
-    stack[0, W_KILLED] = 0
-    stack[0, W_CODE] = 0
-    stack[0, W_REM] = rem0
-    # Per room slot: its type, and the earlier slots holding the same type.
     cards = stack[SLOTS]
-    for i in range(nr0):
-        t = row[P_R0 + i]
-        cards[i] = t
-        same = 0
-        for j in range(i):
-            if row[P_R0 + j] == t:
-                same |= 1 << j
-        cards[ROOM_SIZE + i] = same
-    pick[0] = _card_moves(cards, nr0, 0, row[P_W], row[P_CAP])
+    _walk_start(row, stack, pick)
     level = 0
     while level >= 0:
         moves = pick[level]
@@ -488,57 +684,22 @@ def room_children(row, kids, bound, move, terminal, d, flee_rule, equal, stack, 
         pick[level] = moves & (moves - 1)
         slot = c >> 1
         with_weapon = c & 1
-        used = stack[level, W_USED]
         t = cards[slot]
         kind = KIND[t]
         v = VALUE[t]
-        w_now = stack[level, W_W]
-        cap_now = stack[level, W_CAP]
-        code = stack[level, W_CODE]
-        if level > 0 and not with_weapon and kind == KIND_MONSTER:
-            # Two barehanded fights in a row commute (same health after both;
-            # a death between them scores the same, since phi does not move):
-            # walk only the order with the weaker monster first.
-            prev = ((code >> (SUB_BITS * (level - 1))) & ((1 << SUB_BITS) - 1)) - 1
-            prev_type = prev >> 1
-            if not prev & 1 and KIND[prev_type] == KIND_MONSTER and prev_type > t:
-                continue
-        if level > 0 and kind != KIND_POTION:
-            prev = ((code >> (SUB_BITS * (level - 1))) & ((1 << SUB_BITS) - 1)) - 1
-            if with_weapon and not prev & 1 and KIND[prev >> 1] == KIND_MONSTER:
-                # A barehanded fight, then a fight with the weapon: the other
-                # order is walked too and is never worse. A barehanded fight
-                # changes neither weapon nor reach, so both orders are legal
-                # and end alike; a death in either scores phi, which the
-                # weapon fight raises and the barehanded one leaves alone, and
-                # if the barehanded-first order dies anywhere, so does the other.
-                continue
-            if KIND[prev >> 1] == KIND_POTION:
-                # A potion just before a weapon or a fight: the other order
-                # (this card, then the potion) is walked too and is never
-                # worse when the fight does not kill there: same cards, pu
-                # and weapon, and health min(20, h - d + p) >= min(20, h + p) - d.
-                if kind == KIND_WEAPON:
-                    continue
-                damage = fight_damage(v, stack[level - 1, W_W], with_weapon)
-                if stack[level - 1, W_HP] - damage > 0:
-                    continue
-        here = code | ((2 * t + with_weapon + 1) << (SUB_BITS * level))
+        if _skipped_order(stack, level, kind, t, v, with_weapon):
+            continue
+        here = stack[level, W_CODE] | ((2 * t + with_weapon + 1) << (SUB_BITS * level))
         # Resolve the card (the rules of _resolve).
-        hp, wv, cap, pu = _play_card(kind, v, with_weapon, stack[level, W_HP], w_now, cap_now,
-                                     stack[level, W_PU], equal)
+        hp, wv, cap, pu = _play_card(kind, v, with_weapon, stack[level, W_HP], stack[level, W_W],
+                                     stack[level, W_CAP], stack[level, W_PU], equal)
         killed = stack[level, W_KILLED] + (v if kind == KIND_MONSTER else 0)
         res = stack[level, W_RES] + 1
+        used = stack[level, W_USED] | (1 << slot)
         left = nr0 - level - 1  # cards still in the room
         if hp <= 0 or (left == 0 and nd == 0):
             value = death_score(hp, all_monsters - killed) if hp <= 0 else win_score(hp, kind, v)
-            if best_end < 0 or value > bound[d, best_end]:
-                if best_end < 0:
-                    best_end = n
-                    n += 1
-                terminal[d, best_end] = True
-                bound[d, best_end] = value
-                move[d, best_end] = here
+            n, best_end = _keep_ending(bound, move, terminal, d, n, best_end, value, here)
             continue
         if not (res == RESOLVED_PER_ROOM and nd > 0):
             # The room goes on: resolve another card of it, unless nothing
@@ -549,104 +710,21 @@ def room_children(row, kids, bound, move, terminal, d, flee_rule, equal, stack, 
                 if b > dropped:
                     dropped = b
                 continue
-            stack[level + 1, W_REM] = rem
-            stack[level + 1, W_HP] = hp
-            stack[level + 1, W_W] = wv
-            stack[level + 1, W_CAP] = cap
-            stack[level + 1, W_PU] = pu
-            stack[level + 1, W_USED] = used | (1 << slot)
-            stack[level + 1, W_RES] = res
-            stack[level + 1, W_KILLED] = killed
-            stack[level + 1, W_CODE] = here
             level += 1
-            pick[level] = _card_moves(cards, nr0, used | (1 << slot), wv, cap)
+            _walk_deeper(stack, pick, nr0, level, rem, hp, wv, cap, pu, used, res, killed, here)
             continue
-        # The room is refilled: an outcome. The carried card is the one left.
-        carried = 0
-        for i in range(nr0):
-            if i != slot and not (used >> i) & 1:
-                carried = row[P_R0 + i]
-                break
-        # The canonical weapon (as _canonical_weapon) over the cards left.
-        weak, strong = d_weak, d_strong
-        if KIND[carried] == KIND_MONSTER:
-            cv = VALUE[carried]
-            if weak == 0 or cv < weak:
-                weak = cv
-            if cv > strong:
-                strong = cv
-        if wv != 0:
-            if cap > strong:
-                cap = strong
-            if cap < weak or strong == 0:
-                wv = 0
-                cap = 0
-        else:
-            cap = 0
+        # The room is refilled: an outcome.
+        carried = _carried_card(row, used)
+        wv, cap = _outcome_weapon(carried, d_weak, d_strong, wv, cap)
         b = upper_bound(rem_dungeon + REM_BIT[carried], hp, wv, cap, equal)
         if b <= alpha:
             if b > dropped:
                 dropped = b
             continue
-        dominated = False
-        j = 0
-        while j < n:
-            if not terminal[d, j] and kids[d, j, P_R0] == carried:
-                if _dominates(kids[d, j, P_HP], kids[d, j, P_W], kids[d, j, P_CAP], hp, wv, cap):
-                    dominated = True
-                    break
-                if _dominates(hp, wv, cap, kids[d, j, P_HP], kids[d, j, P_W], kids[d, j, P_CAP]):
-                    # Drop kids[j]: move the last child into its place.
-                    n -= 1
-                    if n != j:
-                        kids[d, j, P_R0] = kids[d, n, P_R0]
-                        kids[d, j, P_HP] = kids[d, n, P_HP]
-                        kids[d, j, P_W] = kids[d, n, P_W]
-                        kids[d, j, P_CAP] = kids[d, n, P_CAP]
-                        bound[d, j] = bound[d, n]
-                        move[d, j] = move[d, n]
-                        terminal[d, j] = terminal[d, n]
-                        if best_end == n:
-                            best_end = j
-                    continue
-            j += 1
-        if dominated:
-            continue
-        kids[d, n, P_R0] = carried
-        kids[d, n, P_HP] = hp
-        kids[d, n, P_W] = wv
-        kids[d, n, P_CAP] = cap
-        bound[d, n] = b
-        move[d, n] = here
-        terminal[d, n] = False
-        n += 1
-    # Make the kept outcomes whole positions: the refilled room and dungeon.
+        n, best_end = _keep_outcome(kids, bound, move, terminal, d, n, best_end, carried, hp,
+                                    wv, cap, b, here)
     if n > (1 if best_end >= 0 else 0):
-        for f in range(NP):
-            top[f] = row[f]
-        for j in range(deal):
-            top[P_R0 + 1 + j] = dungeon_type(row, j)
-        for j in range(1 + deal, ROOM_SIZE):
-            top[P_R0 + j] = 0
-        drop_top(top, deal)
-        for i in range(n):
-            if terminal[d, i]:
-                continue
-            carried = kids[d, i, P_R0]
-            hp = kids[d, i, P_HP]
-            wv = kids[d, i, P_W]
-            cap = kids[d, i, P_CAP]
-            for f in range(NP):
-                kids[d, i, f] = top[f]
-            kids[d, i, P_R0] = carried
-            kids[d, i, P_NR] = 1 + deal
-            kids[d, i, P_REM] = rem_dungeon + REM_BIT[carried]
-            kids[d, i, P_HP] = hp
-            kids[d, i, P_W] = wv
-            kids[d, i, P_CAP] = cap
-            kids[d, i, P_PU] = 0
-            kids[d, i, P_RES] = 0
-            kids[d, i, P_FLED] = 0
+        _refill_outcomes(row, kids, terminal, d, n, stack[TOP], deal, rem_dungeon)
     if may_flee(row, flee_rule):
         n = _add_flee_runs(row, kids[d], bound[d], move[d], terminal[d], n, flee_rule, equal)
     return n, dropped
@@ -656,7 +734,7 @@ def room_children(row, kids, bound, move, terminal, d, flee_rule, equal, stack, 
 
 
 @jit_inline
-def make_key(row, keys, d, flee_rule):  # type: ignore[no-untyped-def]
+def make_key(row: np.ndarray, keys: np.ndarray, d: int, flee_rule: int) -> None:
     """Write the table key of ``row`` into ``keys[d]``."""
     for j in range(DUNGEON_WORDS):
         keys[d, j] = row[P_D0 + j]
@@ -696,7 +774,7 @@ def make_key(row, keys, d, flee_rule):  # type: ignore[no-untyped-def]
 
 
 @jit_inline
-def key_hash(keys, d):  # type: ignore[no-untyped-def]
+def key_hash(keys: np.ndarray, d: int) -> np.uint64:
     h = np.uint64(0x9E3779B97F4A7C15)
     for j in range(KEY_WORDS):
         h = (h ^ np.uint64(keys[d, j])) * np.uint64(0xBF58476D1CE4E5B9)
@@ -706,7 +784,8 @@ def key_hash(keys, d):  # type: ignore[no-untyped-def]
 
 
 @jit_inline
-def tt_find(keys, d, base, t_keys, t_stamp, stamp):  # type: ignore[no-untyped-def]
+def tt_find(keys: np.ndarray, d: int, base: int, t_keys: np.ndarray, t_stamp: np.ndarray,
+            stamp: int) -> int:
     for s in range(base, base + BUCKET):
         if t_stamp[s] & STAMP_MASK == stamp:
             same = True
@@ -720,7 +799,7 @@ def tt_find(keys, d, base, t_keys, t_stamp, stamp):  # type: ignore[no-untyped-d
 
 
 @jit_inline
-def tt_bounds(slot, hp, t_bounds):  # type: ignore[no-untyped-def]
+def tt_bounds(slot: int, hp: int, t_bounds: np.ndarray) -> tuple[int, int]:
     """Proven (lower, upper) bounds on the value at health ``hp``.
 
     More health is never worse (the same actions stay legal, health stays at
@@ -735,11 +814,12 @@ def tt_bounds(slot, hp, t_bounds):  # type: ignore[no-untyped-def]
     for h in range(hp, HEALTHS):
         if t_bounds[slot, HIGH, h] < high:
             high = t_bounds[slot, HIGH, h]
-    return np.int64(low), np.int64(high)
+    return int(low), int(high)
 
 
 @jit_inline
-def tt_store(keys, d, base, hp, value, exact, work, t_keys, t_bounds, t_stamp, stamp):  # type: ignore[no-untyped-def]
+def tt_store(keys: np.ndarray, d: int, base: int, hp: int, value: int, exact: bool, work: int,
+             t_keys: np.ndarray, t_bounds: np.ndarray, t_stamp: np.ndarray, stamp: int) -> None:
     slot = tt_find(keys, d, base, t_keys, t_stamp, stamp)
     if slot < 0:
         slot = base
@@ -769,14 +849,16 @@ def tt_store(keys, d, base, hp, value, exact, work, t_keys, t_bounds, t_stamp, s
 
 
 @jit
-def _now():  # type: ignore[no-untyped-def]
+def _now() -> float:
     with objmode(t="float64"):
         t = time.perf_counter()
     return t
 
 
 @jit_inline
-def _sort_children(d, n, bound, terminal, kids, order, keyv, equal, move, flee_last):  # type: ignore[no-untyped-def]
+def _sort_children(d: int, n: int, bound: np.ndarray, terminal: np.ndarray, kids: np.ndarray,
+                   order: np.ndarray, keyv: np.ndarray, equal: int, move: np.ndarray,
+                   flee_last: int) -> None:
     """Children in search order, by insertion sort (n is small): best bound first;
     among equal bounds the most room to spare (phi's reach over the bound), then
     more health. With ``flee_last``, flee runs come after the room outcomes of
@@ -850,23 +932,126 @@ NFR = 9
 # allocates nothing) and the room walk is inlined into it: every row view and every
 # array handed to a compiled call otherwise costs an atomic increment and decrement,
 # about 12% of the time even after the walk had been written over plain indexes.
+# Its steps below are inlined too (``jit_inline``), so naming them costs no call.
+
+
+@jit_inline
+def _limit_reached(g: np.ndarray, deadline: np.ndarray) -> bool:
+    """Count a node; whether the node limit or the deadline stops the search
+    (``g[G_ABORT]`` then says which). The clock is read every
+    ``TIME_CHECK_EVERY`` nodes only."""
+    g[G_NODES] += 1
+    if g[G_NODES] >= g[G_NEXT_CHECK]:
+        g[G_NEXT_CHECK] = min(g[G_NODES] + TIME_CHECK_EVERY, g[G_MAX_NODES])
+        if g[G_NODES] >= g[G_MAX_NODES]:
+            g[G_ABORT] = 1
+            return True
+        if g[G_HAS_DEADLINE] and _now() > deadline[0]:
+            g[G_ABORT] = 2
+            return True
+    return False
+
+
+@jit_inline
+def _probe(row: np.ndarray, keys: np.ndarray, d: int, ub: int, alpha: int, bucket_mask: int,
+           t_keys: np.ndarray, t_bounds: np.ndarray, t_stamp: np.ndarray, stamp: int,
+           flee_rule: int) -> tuple[bool, int, int, int, int]:
+    """What the table knows of ``row`` (the node at depth ``d``, its key written into
+    ``keys[d]``), searched above ``alpha`` with nothing beating ``ub``.
+
+    Returns (settled, value, ub, alpha, base): ``settled`` when the stored bounds
+    answer the question (``value``: at most alpha, or exact); else ``ub`` lowered
+    to the stored upper bound and ``alpha`` raised below the stored lower bound
+    (only lines reaching it matter). ``base``: the key's table bucket.
+    """
+    make_key(row, keys, d, flee_rule)
+    base = int(np.int64(key_hash(keys, d) & np.uint64(bucket_mask)) * BUCKET)
+    slot = tt_find(keys, d, base, t_keys, t_stamp, stamp)
+    if slot >= 0:
+        low, high = tt_bounds(slot, row[P_HP], t_bounds)
+        if high <= alpha or low >= high:
+            return True, high, ub, alpha, base
+        ub = min(ub, high)
+        if low >= ub:
+            return True, low, ub, alpha, base  # low <= value <= ub <= low
+        if low - 1 > alpha:
+            alpha = low - 1
+    return False, 0, ub, alpha, base
+
+
+@jit_inline
+def _next_child(d: int, g: np.ndarray, frames: np.ndarray, order: np.ndarray,
+                bound: np.ndarray, move: np.ndarray, terminal: np.ndarray, path: np.ndarray,
+                best_path: np.ndarray) -> bool:
+    """Go on through the children of frame ``d`` in search order: whether one is to be
+    searched (it is ``frames[FR_CHILD, d]``, its alpha ``frames[FR_ALPHA, d + 1]``);
+    False when the frame is done.
+
+    A terminal child's value is its bound: it is taken at once, and a line
+    scoring more than any found so far is kept (``best_path``). Children come
+    best bound first, so the first that cannot beat the window ends the frame
+    (its bound still bounds the rest), and so does a value reaching the
+    frame's bound ``FR_UB``.
+    """
+    f_alpha = frames[FR_ALPHA]
+    f_best = frames[FR_BEST]
+    f_next = frames[FR_NEXT]
+    while f_next[d] < frames[FR_N, d]:
+        j = order[d, f_next[d]]
+        f_next[d] += 1
+        best = f_best[d]
+        a = f_alpha[d] if f_alpha[d] > best else best
+        b = bound[d, j]
+        if b <= a:
+            # Sorted by bound: no child from here on can beat a.
+            if b > best:
+                f_best[d] = b
+            return False
+        path[d] = move[d, j]
+        if terminal[d, j]:
+            if b > g[G_BEST]:
+                g[G_BEST] = b
+                for i in range(d + 1):
+                    best_path[i] = path[i]
+                g[G_BEST_LEN] = d + 1
+            if b > best:
+                f_best[d] = b
+                if b >= frames[FR_UB, d]:
+                    return False
+            continue
+        frames[FR_CHILD, d] = j
+        f_alpha[d + 1] = a
+        return True
+    return False
+
+
+@jit_inline
+def _take_value(d: int, value: int, frames: np.ndarray) -> bool:
+    """Hand a child's value to frame ``d``; whether the frame is done (nothing can beat
+    its bound ``FR_UB`` any more)."""
+    if value > frames[FR_BEST, d]:
+        frames[FR_BEST, d] = value
+        return bool(value >= frames[FR_UB, d])
+    return False
+
+
 @jit_kernel
-def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_bounds, t_stamp,  # type: ignore[no-untyped-def]
-               kids, bound, move, terminal, order, keys, frames, stack, pick):
+def run_search(root: np.ndarray, alpha: int, g: np.ndarray, deadline: np.ndarray,
+               path: np.ndarray, best_path: np.ndarray, t_keys: np.ndarray,
+               t_bounds: np.ndarray, t_stamp: np.ndarray, kids: np.ndarray, bound: np.ndarray,
+               move: np.ndarray, terminal: np.ndarray, order: np.ndarray, keys: np.ndarray,
+               frames: np.ndarray, stack: np.ndarray, pick: np.ndarray) -> int:
     """Search from ``root``: its value if > alpha (exact), else an upper bound <= alpha.
 
     Returns NEG_INF when a limit stopped the search (``g[G_ABORT]`` says which).
-    Depth-first with an explicit stack; frame ``d`` holds the position at depth
-    ``d`` (the root, or child ``child[d - 1]`` of depth ``d - 1``).
+    Depth-first with an explicit stack; frame ``d`` (column ``d`` of the ``FR_*``
+    rows of ``frames``) holds the position at depth ``d`` (the root, or child
+    ``FR_CHILD`` of depth ``d - 1``). A frame is entered (``_ENTER``: settled at
+    once by its bound or the table, or its children made and sorted), steps
+    through its children (``_NEXT``), stores its result in the table
+    (``_FINISH``) and hands it to its parent (``_RETURN``).
     """
     f_alpha = frames[FR_ALPHA]
-    f_ub = frames[FR_UB]
-    f_best = frames[FR_BEST]
-    f_next = frames[FR_NEXT]
-    f_n = frames[FR_N]
-    f_base = frames[FR_BASE]
-    f_nodes = frames[FR_NODES]
-    f_hp = frames[FR_HP]
     child = frames[FR_CHILD]
     equal = g[G_EQUAL]
     flee_rule = g[G_FLEE_RULE]
@@ -879,97 +1064,49 @@ def run_search(root, alpha, g, deadline, path, best_path, t_keys, t_bounds, t_st
     while True:
         if step == _ENTER:
             row = root if d == 0 else kids[d - 1, child[d - 1]]
-            g[G_NODES] += 1
-            if g[G_NODES] >= g[G_NEXT_CHECK]:
-                g[G_NEXT_CHECK] = min(g[G_NODES] + TIME_CHECK_EVERY, g[G_MAX_NODES])
-                if g[G_NODES] >= g[G_MAX_NODES]:
-                    g[G_ABORT] = 1
-                    return NEG_INF
-                if g[G_HAS_DEADLINE] and _now() > deadline[0]:
-                    g[G_ABORT] = 2
-                    return NEG_INF
-            a0 = f_alpha[d]
+            if _limit_reached(g, deadline):
+                return NEG_INF
             if d == 0:
                 ub = upper_bound(row[P_REM], row[P_HP], row[P_W], row[P_CAP], equal)
             else:
                 ub = bound[d - 1, child[d - 1]]  # computed when the child was made
             if ub > g[G_BETA]:
                 ub = g[G_BETA]
-            if ub <= a0:
+            if ub <= f_alpha[d]:
                 ret = ub
                 step = _RETURN
                 continue
-            make_key(row, keys, d, flee_rule)
-            base = np.int64(key_hash(keys, d) & np.uint64(g[G_BUCKET_MASK])) * BUCKET
-            slot = tt_find(keys, d, base, t_keys, t_stamp, stamp)
-            if slot >= 0:
-                low, high = tt_bounds(slot, row[P_HP], t_bounds)
-                if high <= a0 or low >= high:
-                    ret = high
-                    step = _RETURN
-                    continue
-                ub = min(ub, high)
-                if low >= ub:
-                    ret = low  # low <= value <= ub <= low
-                    step = _RETURN
-                    continue
-                if low - 1 > a0:
-                    # The value is at least low: only lines reaching low matter.
-                    a0 = low - 1
-                    f_alpha[d] = a0
-            f_ub[d] = ub
-            f_hp[d] = row[P_HP]
-            f_base[d] = base
-            f_nodes[d] = g[G_NODES]
+            settled, ret, ub, a0, base = _probe(row, keys, d, ub, f_alpha[d], g[G_BUCKET_MASK],
+                                                t_keys, t_bounds, t_stamp, stamp, flee_rule)
+            if settled:
+                step = _RETURN
+                continue
+            f_alpha[d] = a0
+            frames[FR_UB, d] = ub
+            frames[FR_HP, d] = row[P_HP]
+            frames[FR_BASE, d] = base
+            frames[FR_NODES, d] = g[G_NODES]
             n, dropped = room_children(row, kids, bound, move, terminal, d, flee_rule,
                                        equal, stack, pick, a0)
             _sort_children(d, n, bound, terminal, kids, order, pick, equal, move, flee_last)
-            f_n[d] = n
-            f_next[d] = 0
-            f_best[d] = dropped  # <= a0: bounds the outcomes dropped for it
+            frames[FR_N, d] = n
+            frames[FR_NEXT, d] = 0
+            frames[FR_BEST, d] = dropped  # <= a0: bounds the outcomes dropped for it
             step = _NEXT
         elif step == _NEXT:
-            step = _FINISH
-            while f_next[d] < f_n[d]:
-                j = order[d, f_next[d]]
-                f_next[d] += 1
-                best = f_best[d]
-                a = f_alpha[d] if f_alpha[d] > best else best
-                b = bound[d, j]
-                if b <= a:
-                    # Sorted by bound: no child from here on can beat a.
-                    if b > best:
-                        f_best[d] = b
-                    break
-                path[d] = move[d, j]
-                if terminal[d, j]:
-                    if b > g[G_BEST]:
-                        g[G_BEST] = b
-                        for i in range(d + 1):
-                            best_path[i] = path[i]
-                        g[G_BEST_LEN] = d + 1
-                    if b > best:
-                        f_best[d] = b
-                        if b >= f_ub[d]:
-                            break
-                    continue
-                child[d] = j
-                f_alpha[d + 1] = a
+            if _next_child(d, g, frames, order, bound, move, terminal, path, best_path):
                 d += 1
                 step = _ENTER
-                break
+            else:
+                step = _FINISH
         elif step == _FINISH:
-            best = f_best[d]
-            tt_store(keys, d, f_base[d], f_hp[d], best, best > f_alpha[d], g[G_NODES] - f_nodes[d],
-                     t_keys, t_bounds, t_stamp, stamp)
+            best = frames[FR_BEST, d]
+            tt_store(keys, d, frames[FR_BASE, d], frames[FR_HP, d], best, best > f_alpha[d],
+                     g[G_NODES] - frames[FR_NODES, d], t_keys, t_bounds, t_stamp, stamp)
             ret = best
             step = _RETURN
         else:  # _RETURN: hand ret to the parent frame
             if d == 0:
                 return ret
             d -= 1
-            step = _NEXT
-            if ret > f_best[d]:
-                f_best[d] = ret
-                if ret >= f_ub[d]:
-                    step = _FINISH
+            step = _FINISH if _take_value(d, ret, frames) else _NEXT
