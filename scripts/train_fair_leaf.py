@@ -52,9 +52,37 @@ def games_in(cache: Path) -> list[dict[str, Any]]:
     """The games cached so far (a game cut short by a stop mid-write is skipped)."""
     return [row for _, row in read_json_lines(cache)]
 
+def position(info: InfoState) -> list[Any]:
+    """What the player knows between rooms, raw: the pool (sorted card names), health,
+    weapon value and reach (so a later fit may compute other features of it)."""
+    pool = sorted(str(c) for c in (*info.room, *info.unseen, *info.bottom))
+    return [" ".join(pool), info.health, info.weapon_value, info.weapon_reach]
+
+
 def features(info: InfoState) -> list[float]:
     pool = [*info.room, *info.unseen, *info.bottom]
     return leaf.leaf_features(pool, info.health, info.weapon_value, info.weapon_reach)
+
+
+def parse_position(raw: list[Any]) -> list[float]:
+    """The win model's features of a cached raw position (see :func:`position`)."""
+    names, health, weapon, reach = raw
+    pool = [sc.parse_card(c) for c in names.split()]
+    return leaf.leaf_features(pool, int(health), int(weapon), int(reach))
+
+
+def model_from(path: Path, variant: str) -> tuple[float, ...]:
+    """The win model of ``variant`` (else classic/strict) in a model file, as
+    coefficients in ``FEATURES`` order: a feature the file lacks gets 0, so a model
+    fitted on fewer features plays exactly as it did."""
+    data = json.loads(path.read_text())
+    models = data["models"]
+    m = models.get(variant) or models["classic/strict"]
+    coef = dict(zip(data["features"], m["coef"], strict=True))
+    unknown = set(coef) - set(leaf.FEATURES)
+    if unknown:
+        raise ValueError(f"{path}: features {sorted(unknown)} are not in leaf.FEATURES")
+    return tuple(float(coef.get(name, 0.0)) for name in leaf.FEATURES)
 
 
 def play_one(agent: FairAgent, seed: int, variant: str) -> dict[str, Any]:
@@ -64,6 +92,7 @@ def play_one(agent: FairAgent, seed: int, variant: str) -> dict[str, Any]:
     info = InfoState.initial(s)
     agent.reset(seed)
     rows = [features(info)]
+    raw = [position(info)]
     while not s.is_over:
         action, _ = agent.choose(info)
         after = sc.apply(s, action)
@@ -71,9 +100,10 @@ def play_one(agent: FairAgent, seed: int, variant: str) -> dict[str, Any]:
         s = after
         if not s.is_over and s.resolved_in_room == 0:  # a new room was dealt
             rows.append(features(info))
+            raw.append(position(info))
     return {
         "seed": seed, "variant": variant, "score": s.score, "won": s.won,
-        "cpu": round(time.process_time() - t, 3), "x": rows,
+        "cpu": round(time.process_time() - t, 3), "x": rows, "pos": raw,
     }
 
 
@@ -111,7 +141,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         return 2
     done = {g["seed"] for g in games_in(args.cache) if g["variant"] == variant}
     drop_cut_line(args.cache)  # a game cut short mid-write: append on a fresh line
-    agent = FairAgent(win_model=None if args.no_model else "shipped")
+    model: tuple[float, ...] | str | None = None if args.no_model else "shipped"
+    if args.model:
+        model = model_from(args.model, variant)
+    agent = FairAgent(win_model=model)
     with args.cache.open("a") as out:
         for seed in range(seeds.start, seeds.stop):
             if seed not in done:
@@ -126,15 +159,35 @@ def cmd_fit(args: argparse.Namespace) -> int:
     if not games:
         print(f"no cached games of {variant} in {args.cache}", file=sys.stderr)
         return 2
-    x = np.array([row for g in games for row in g["x"]], float)
+    if all("pos" in g for g in games):  # raw positions: today's features of them
+        x = np.array([parse_position(p) for g in games for p in g["pos"]], float)
+    elif all(len(row) == len(leaf.FEATURES) for g in games for row in g["x"]):
+        x = np.array([row for g in games for row in g["x"]], float)
+    else:
+        print("the cache holds features of another FEATURES and no raw positions",
+              file=sys.stderr)
+        return 2
+    keep = np.ones(len(leaf.FEATURES), bool)
+    if args.features:
+        names = ["bias", *args.features.split(",")]
+        bad = set(names) - set(leaf.FEATURES)
+        if bad:
+            print(f"unknown features {sorted(bad)}", file=sys.stderr)
+            return 2
+        keep = np.array([name in names for name in leaf.FEATURES])
     y = np.array([float(g["won"]) for g in games for _ in g["x"]])
     held = np.array([g["seed"] % 5 == 0 for g in games for _ in g["x"]])
-    coef = fit_logistic(x[~held], y[~held], args.l2)
+    coef = np.zeros(len(leaf.FEATURES))
+    coef[keep] = fit_logistic(x[~held][:, keep], y[~held], args.l2)
     rate = float(y[~held].mean())
     const = -(rate * math.log(rate) + (1 - rate) * math.log(1 - rate)) if 0 < rate < 1 else 0.0
     print(f"{variant}: {len(games)} games, {len(y)} positions, won {100 * y.mean():.1f}%")
-    print(f"held-out log-loss {log_loss(x[held], y[held], coef):.4f} (constant {const:.4f})")
-    coef = fit_logistic(x, y, args.l2)
+    shipped = leaf.win_model_for(variant)
+    before = "" if shipped is None else (
+        f", the shipped model {log_loss(x[held], y[held], np.array(shipped)):.4f}")
+    print(f"held-out log-loss {log_loss(x[held], y[held], coef):.4f} "
+          f"(constant {const:.4f}{before})")
+    coef[keep] = fit_logistic(x[:, keep], y, args.l2)
     data = json.loads(MODEL_PATH.read_text()) if MODEL_PATH.exists() else {}
     data["features"] = list(leaf.FEATURES)
     seeds = sorted(g["seed"] for g in games)
@@ -157,8 +210,10 @@ def main(argv: list[str] | None = None) -> int:
     play = sub.add_parser("play", help="play games and cache the features")
     play.add_argument("--seeds", required=True, help="A:B, outside 0-9999")
     play.add_argument("--no-model", action="store_true", help="play with the hand leaf alone")
+    play.add_argument("--model", type=Path, help="play with the win model of this model file")
     fit = sub.add_parser("fit", help="fit the win model of a variant from the cache")
     fit.add_argument("--l2", type=float, default=1e-5)
+    fit.add_argument("--features", help="comma-separated: fit only these (the rest get 0)")
     fit.add_argument("--out", type=Path, default=MODEL_PATH)
     fit.add_argument("--note", default="", help="stored with the model (who played the games)")
     play.add_argument("--cache", type=Path, default=Path("leaf-games.jsonl"))

@@ -119,3 +119,50 @@ def test_play_resumes_after_a_game_cut_short_mid_write(tmp_path: Path) -> None:
     lines = cache.read_text().splitlines()
     assert lines[0] == first and len(lines) == 2
     assert game(lines[1]) == game(second)
+
+
+def test_cached_raw_positions_give_the_features_of_the_info_state(tmp_path: Path) -> None:
+    """``fit`` recomputes features from the raw positions ``play`` caches: the same
+    features as the information state's at the time."""
+    tr = _script()
+    cache = tmp_path / "games.jsonl"
+    assert tr.main(["play", "--variant", "easy", "--seeds", "20000:20001", "--cache",
+                    str(cache), "--no-model"]) == 0
+    (game,) = [json.loads(line) for line in cache.read_text().splitlines()]
+    assert len(game["pos"]) == len(game["x"]) > 1
+    for raw, x in zip(game["pos"], game["x"], strict=True):
+        assert tr.parse_position(raw) == x
+
+
+def test_a_model_file_with_fewer_features_plays_as_before(tmp_path: Path) -> None:
+    """A model fitted on a prefix of FEATURES loads with zeros for the rest."""
+    tr = _script()
+    path = tmp_path / "model.json"
+    names = list(leaf.FEATURES[:13])
+    coef = [0.1 * (i + 1) for i in range(13)]
+    path.write_text(json.dumps({"features": names, "models": {
+        "classic/strict": {"coef": coef, "games": 1}}}))
+    got = tr.model_from(path, "hard/strict")  # falls back to classic/strict
+    assert got == (*coef, *[0.0] * (len(leaf.FEATURES) - 13))
+    path.write_text(json.dumps({"features": ["bias", "nonsense"], "models": {
+        "classic/strict": {"coef": [0.0, 1.0], "games": 1}}}))
+    with pytest.raises(ValueError, match="nonsense"):
+        tr.model_from(path, "classic/strict")
+
+
+def test_fit_on_a_subset_of_the_features_zeroes_the_rest(tmp_path: Path) -> None:
+    tr = _script()
+    cache, out = tmp_path / "games.jsonl", tmp_path / "model.json"
+    assert tr.main(["play", "--variant", "easy", "--seeds", "20000:20003", "--cache",
+                    str(cache), "--no-model"]) == 0
+    games = [json.loads(line) for line in cache.read_text().splitlines()]
+    games[0]["won"], games[1]["won"] = True, False  # both labels present
+    cache.write_text("".join(json.dumps(g) + "\n" for g in games))
+    assert tr.main(["fit", "--variant", "easy", "--cache", str(cache), "--out", str(out),
+                    "--l2", "0.1", "--features", "health,monsters"]) == 0
+    data = json.loads(out.read_text())
+    coef = dict(zip(data["features"], data["models"]["easy/strict"]["coef"], strict=True))
+    assert coef["health"] != 0.0 and coef["monsters"] != 0.0
+    assert all(c == 0.0 for name, c in coef.items() if name not in {"bias", "health", "monsters"})
+    assert tr.main(["fit", "--variant", "easy", "--cache", str(cache), "--out", str(out),
+                    "--features", "nonsense"]) == 2

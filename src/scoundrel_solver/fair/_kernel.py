@@ -109,18 +109,27 @@ from scoundrel_core.jit import (
 )
 
 from .leaf import (
+    BIG,
     FEAT_ABSORB,
     FEAT_BIAS,
+    FEAT_BIG,
+    FEAT_BIG_COUNT,
     FEAT_CARDS,
+    FEAT_EXCESS,
     FEAT_HEALTH,
+    FEAT_HEALTH_MONSTERS,
     FEAT_LOW,
     FEAT_MONSTER_COUNT,
     FEAT_MONSTERS,
+    FEAT_OVER_REACH,
+    FEAT_POTION_COUNT,
     FEAT_POTIONS,
     FEAT_REACH,
     FEAT_TOP_MONSTER,
+    FEAT_TOP_POTION,
     FEAT_TOP_WEAPON,
     FEAT_WEAPON,
+    FEAT_WEAPON_COUNT,
     FEAT_WEAPONS,
     LEAF_ABSORB,
     LEAF_KILLS,
@@ -251,53 +260,71 @@ def leaf(
     par: np.ndarray,
 ) -> tuple[float, float]:
     """Estimated (utility, chance of winning) between rooms (see ``scoundrel_solver.fair.leaf``)."""
-    msum = 0
     psum = 0
     wsum = 0
-    nmon = 0
     npool = 0
     wmax = 0
-    present = 0  # bit v: a monster of value v is in the pool
+    pcount = 0
+    pmax = 0
+    wcount = 0
+    mc = np.zeros(15, np.int64)  # monsters of the pool by value
     for t in range(NTYPES):
         c = cnt[t]
         if c:
             npool += c
+            v = type_value(t)
             if type_kind(t) == KIND_MONSTER:
-                msum += c * type_value(t)
-                nmon += c
-                present |= 1 << type_value(t)
+                mc[v] += c
             elif type_kind(t) == KIND_WEAPON:
-                wsum += c * type_value(t)
-                wmax = max(wmax, type_value(t))
+                wsum += c * v
+                wcount += c
+                wmax = max(wmax, v)
             else:
-                psum += c * type_value(t)
+                psum += c * v
+                pcount += c
+                pmax = max(pmax, v)
     for k in range(bpos[0], bpos[1] + rn):
         t = bot[k] if k < bpos[1] else room_get(room, k - bpos[1])
         npool += 1
+        v = type_value(t)
         if type_kind(t) == KIND_MONSTER:
-            msum += type_value(t)
-            nmon += 1
-            present |= 1 << type_value(t)
+            mc[v] += 1
         elif type_kind(t) == KIND_WEAPON:
-            wsum += type_value(t)
-            wmax = max(wmax, type_value(t))
+            wsum += v
+            wcount += 1
+            wmax = max(wmax, v)
         else:
-            psum += type_value(t)
+            psum += v
+            pcount += 1
+            pmax = max(pmax, v)
     reach = weapon_reach(w, lk, equal)
+    best = max(w, wmax)
+    msum = 0
+    nmon = 0
+    mmax = 0
+    over = 0
+    big = 0
+    nbig = 0
+    excess = 0
     absorb = 0.0
     kills = 0
-    v = reach
-    while v >= 2 and kills < par[LEAF_KILLS]:
-        if (present >> v) & 1:
-            absorb += min(v, w)
-            kills += 1
-        v -= 1
-    mmax = 0
-    v = 14
-    while v >= 2 and mmax == 0:
-        if (present >> v) & 1:
-            mmax = v
-        v -= 1
+    for v in range(14, 1, -1):  # strongest first: absorb takes the ``kills`` strongest in reach
+        c = mc[v]
+        if c:
+            msum += c * v
+            nmon += c
+            if mmax == 0:
+                mmax = v
+            if v > reach:
+                over += c * v
+            elif w and kills < par[LEAF_KILLS]:
+                absorb += min(v, w)
+                kills += 1
+            if v >= BIG:
+                big += c * v
+                nbig += c
+            if v > best:
+                excess += c * (v - best)
     low = par[LEAF_SAFE_HEALTH] - h
     if low < 0.0:
         low = 0.0
@@ -325,6 +352,14 @@ def leaf(
         + par[m + FEAT_TOP_MONSTER] * mmax
         + par[m + FEAT_TOP_WEAPON] * wmax
         + par[m + FEAT_LOW] * low * low
+        + par[m + FEAT_OVER_REACH] * over
+        + par[m + FEAT_BIG] * big
+        + par[m + FEAT_BIG_COUNT] * nbig
+        + par[m + FEAT_POTION_COUNT] * pcount
+        + par[m + FEAT_TOP_POTION] * pmax
+        + par[m + FEAT_WEAPON_COUNT] * wcount
+        + par[m + FEAT_EXCESS] * excess
+        + par[m + FEAT_HEALTH_MONSTERS] * (h * msum / 100.0)
     )
     e = 1.0 + np.exp(-z)
     if bonus == 0.0:
