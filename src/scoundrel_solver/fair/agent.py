@@ -36,9 +36,13 @@ __all__ = ["ActionValue", "FairAgent", "card_type", "info_arrays", "known_state"
 
 EXACT_DEPTH: Final = 48
 
-DEFAULT_LIMIT: Final = (200_000, 24)
-"""(node budget, deepen below this many unseen cards) where the first room of a
-refill cannot be fled (``classic``)."""
+DEFAULT_LIMIT: Final = (200_000, 30)
+"""(node budget, deepen at or below this many unseen cards) where the first room of
+a refill cannot be fled (``classic``). Deepening from 30 unseen cards rather than
+24 won 658 against 636 of 1,000 paired classic/strict deals (seeds 31000-31999:
+76 won only with 30, 54 only with 24) for about twice the CPU per game (median
+0.77 s against 0.33 s); a budget of 500,000 nodes on top changed 6 of 323 deals,
+3 each way, for 0.79 s a game (docs/fair.md, round four)."""
 DEFAULT_LIMITS: Final = {
     # hard: no flee branches, so deeper searches are cheaper, and its games are short
     FLEE_NEVER: (500_000, 36),
