@@ -151,7 +151,7 @@ def render(data: Path = ROOT / "data") -> str:
             for v in sorted(fair[key].versions) if key in fair else []:
                 by_version.setdefault(v, []).append(f"{key[0]}/{key[1]}")
         lines += ["", "The fair agent's games were played by these agent revisions "
-                  "(`scoundrel_solver.fair.agent_version()`): "
+                  "(`scoundrel_solver.fair.version.agent_version()`): "
                   + "; ".join(f"{', '.join(names)}: `{v}`" for v, names in by_version.items())
                   + "."]
     return "\n".join(lines)

@@ -57,7 +57,7 @@ def test_a_table_from_hand_made_files(tmp_path: Path) -> None:
                         "| 60.0% (23.1-88.2%), 5 seeds in 0-7 | 25.0% (1 of 4) |")
     assert lines[3] == "| hard/strict | 10 | 50.00% (23.66-76.34%) | not measured | not measured |"
     assert lines[-1] == ("The fair agent's games were played by these agent revisions "
-                         "(`scoundrel_solver.fair.agent_version()`): classic/strict: "
+                         "(`scoundrel_solver.fair.version.agent_version()`): classic/strict: "
                          "`0.2.0+fair.x`.")
 
 
