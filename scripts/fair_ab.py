@@ -1,0 +1,87 @@
+"""Play the fair agent with given settings on a seed range: one arm of a paired A/B test.
+
+    python scripts/fair_ab.py --seeds 31000:32000 --out a.jsonl
+    python scripts/fair_ab.py --seeds 31000:32000 --out b.jsonl --opt shallow_above=30
+    python scripts/fair_paired.py a.jsonl b.jsonl --variant '' --weapon-rule ''
+
+Each ``--opt NAME=INT`` is a keyword of ``FairAgent`` (``node_budget``,
+``shallow_above``, ``max_depth``); none plays the agent as shipped. One JSON
+line per game, appended as the game ends, so a stopped run resumes (seeds
+already in ``--out`` are skipped): ``seed``, ``won``, ``score``, ``cpu`` (CPU
+seconds of the game, one core) and ``worst`` (CPU seconds of its slowest
+decision). Two arms on the same seeds, compared by ``scripts/fair_paired.py``,
+give the wins both ways, a sign test and a paired interval. Keep the seeds
+outside the evaluation range 0-9999.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import scoundrel_core as sc
+from scoundrel_core.info import InfoState, observe
+from scoundrel_solver.fair.agent import FairAgent
+from scoundrel_solver.jsonl import LineAppender, read_json_lines
+from scoundrel_solver.seeds import parse_seed_range
+
+OPTIONS = ("node_budget", "shallow_above", "max_depth")
+
+
+def play(agent: FairAgent, seed: int, variant: str) -> dict[str, object]:
+    """One game: its outcome, its CPU time and its slowest decision's."""
+    start = time.process_time()
+    s = sc.new_game(seed=seed, variant=variant)
+    info = InfoState.initial(s)
+    agent.reset(seed)
+    worst = 0.0
+    while not s.is_over:
+        t = time.process_time()
+        action, _ = agent.choose(info)
+        worst = max(worst, time.process_time() - t)
+        after = sc.apply(s, action)
+        info = observe(info, action, after)
+        s = after
+    return {"seed": seed, "won": bool(s.won), "score": s.score,
+            "cpu": round(time.process_time() - start, 3), "worst": round(worst, 3)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--seeds", required=True, help="A:B")
+    p.add_argument("--variant", default="classic/strict")
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--opt", action="append", default=[], metavar="NAME=INT",
+                   help=f"a FairAgent setting ({', '.join(OPTIONS)}); repeatable")
+    args = p.parse_args(argv)
+    opts: dict[str, int] = {}
+    for o in args.opt:
+        name, _, value = o.partition("=")
+        if name not in OPTIONS or not value.lstrip("-").isdigit():
+            p.error(f"--opt {o!r}: expected NAME=INT with NAME one of {', '.join(OPTIONS)}")
+        opts[name] = int(value)
+    try:
+        seeds = parse_seed_range(args.seeds)
+    except ValueError as e:
+        p.error(f"--seeds {args.seeds!r}: {e}")
+    done = ({int(row["seed"]) for _, row in read_json_lines(args.out)}
+            if args.out.exists() else set())
+    agent = FairAgent(**opts)  # type: ignore[arg-type]
+    sink = LineAppender(args.out)
+    try:
+        for seed in seeds:
+            if seed not in done:
+                sink.append(json.dumps(play(agent, seed, args.variant)))
+    except KeyboardInterrupt:
+        print(f"interrupted: {sink.appended} games saved in {args.out}", file=sys.stderr)
+        return 130
+    finally:
+        sink.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
