@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import time
 from pathlib import Path
@@ -41,7 +42,7 @@ from scoundrel_core.info import InfoState
 from scoundrel_solver.fair.agent import FairAgent
 from scoundrel_solver.fair.api import play_with
 from scoundrel_solver.fair.version import agent_version
-from scoundrel_solver.jsonl import drop_cut_line, read_json_lines
+from scoundrel_solver.jsonl import LineAppender, read_json_lines
 from scoundrel_solver.provenance import parquet_metadata, provenance, script_provenance
 from scoundrel_solver.seeds import parse_seed_range
 
@@ -200,6 +201,10 @@ def table(parquet: Path) -> list[str]:
     return out
 
 
+def _stop(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--variant", default="classic")
@@ -216,14 +221,24 @@ def main(argv: list[str] | None = None) -> int:
     if args.seeds:
         seeds = parse_seed_range(args.seeds)
         done = done_seeds(args.cache, args.variant, args.weapon_rule)
-        drop_cut_line(args.cache)  # a game cut short mid-write: append on a fresh line
         todo = [s for s in range(seeds.start, seeds.stop) if s not in done]
         print(f"{len(todo)} games to play ({len(done)} cached)", file=sys.stderr)
         agent = FairAgent()
-        with args.cache.open("a") as f:
+        # SIGTERM and SIGHUP stop like Ctrl-C. A game's line is written whole under the
+        # file's lock with the stop signals held (LineAppender, which also mends a line
+        # a killed run cut short), so a stop loses at most the game being played.
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, _stop)
+        sink = LineAppender(args.cache)
+        try:
             for seed in todo:
-                f.write(json.dumps(play(seed, args.variant, args.weapon_rule, agent)) + "\n")
-                f.flush()
+                sink.append(json.dumps(play(seed, args.variant, args.weapon_rule, agent)))
+        except KeyboardInterrupt:
+            print(f"stopped: {sink.appended} games saved in {args.cache}; the same command "
+                  "resumes", file=sys.stderr)
+            return 130
+        finally:
+            sink.close()
     if args.parquet:
         n = to_parquet(args.cache, args.parquet, args.census, stamp)
         print(f"{n} games -> {args.parquet}", file=sys.stderr)

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from types import ModuleType
 
@@ -13,6 +19,8 @@ from conftest import load_script
 from scoundrel_solver import solve
 from scoundrel_solver.fair import play_fair
 from scoundrel_solver.provenance import read_provenance
+
+ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.usefixtures("warm_solver")
 
@@ -92,3 +100,31 @@ def test_parquet_keeps_one_revision_per_variant_and_the_winnable_losses(tmp_path
         f.write(json.dumps({**rows[0], "seed": 3, "agent_version": "other"}) + "\n")
     with pytest.raises(SystemExit, match="several agent revisions"):
         fg.main(["--cache", str(cache), "--parquet", str(out), "--census", str(census)])
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_a_stopped_run_keeps_whole_games_and_says_so(sig: int, tmp_path: Path) -> None:
+    """Ctrl-C (to the whole process group) or SIGTERM: exit 130, one line, whole rows."""
+    cache = tmp_path / "games.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "scripts" / "fair_games.py"), "--variant", "hard",
+         "--seeds", "0:100000", "--cache", str(cache)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300
+        while not (cache.exists() and cache.read_text().count("\n") >= 2):
+            assert proc.poll() is None, proc.communicate()[1]
+            assert time.monotonic() < deadline, "no games written"
+            time.sleep(0.05)
+        os.killpg(proc.pid, sig)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    last = err.strip().splitlines()[-1]
+    saved = int(last.split("stopped: ")[1].split()[0])
+    rows = [json.loads(x) for x in cache.read_text().splitlines()]  # every line whole
+    assert len(rows) == saved >= 2
+    assert [r["seed"] for r in rows] == list(range(saved))
