@@ -22,31 +22,22 @@ import sys
 import time
 from pathlib import Path
 
-import scoundrel_core as sc
-from scoundrel_core.info import InfoState, observe
 from scoundrel_solver.fair.agent import FairAgent
+from scoundrel_solver.fair.api import play_with
 from scoundrel_solver.jsonl import LineAppender, read_json_lines
 from scoundrel_solver.seeds import parse_seed_range
+from scoundrel_solver.timed import TimedAgent
 
 OPTIONS = ("node_budget", "shallow_above", "max_depth")
 
 
 def play(agent: FairAgent, seed: int, variant: str) -> dict[str, object]:
     """One game: its outcome, its CPU time and its slowest decision's."""
+    timed = TimedAgent(agent)
     start = time.process_time()
-    s = sc.new_game(seed=seed, variant=variant)
-    info = InfoState.initial(s)
-    agent.reset(seed)
-    worst = 0.0
-    while not s.is_over:
-        t = time.process_time()
-        action, _ = agent.choose(info)
-        worst = max(worst, time.process_time() - t)
-        after = sc.apply(s, action)
-        info = observe(info, action, after)
-        s = after
-    return {"seed": seed, "won": bool(s.won), "score": s.score,
-            "cpu": round(time.process_time() - start, 3), "worst": round(worst, 3)}
+    game = play_with(timed, seed, variant)
+    return {"seed": seed, "won": bool(game.won), "score": game.score,
+            "cpu": round(time.process_time() - start, 3), "worst": round(max(timed.seconds), 3)}
 
 
 def main(argv: list[str] | None = None) -> int:

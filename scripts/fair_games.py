@@ -38,13 +38,13 @@ from pathlib import Path
 from typing import Any
 
 import scoundrel_core as sc
-from scoundrel_core.info import InfoState
 from scoundrel_solver.fair.agent import FairAgent
 from scoundrel_solver.fair.api import play_with
 from scoundrel_solver.fair.version import agent_version
 from scoundrel_solver.jsonl import LineAppender, read_json_lines
 from scoundrel_solver.provenance import parquet_metadata, provenance, script_provenance
 from scoundrel_solver.seeds import parse_seed_range
+from scoundrel_solver.timed import TimedAgent
 
 
 def games_in(cache: Path) -> list[dict[str, Any]]:
@@ -68,25 +68,8 @@ def rooms_of(start: str, actions: tuple[str, ...]) -> list[int]:
     return out
 
 
-class _Timed:
-    """The agent, with the CPU time of each decision noted (milliseconds)."""
-
-    def __init__(self, agent: FairAgent) -> None:
-        self.agent = agent
-        self.ms: list[float] = []
-
-    def reset(self, seed: int) -> None:
-        self.agent.reset(seed)
-
-    def choose(self, info: InfoState) -> tuple[sc.Action, bool]:
-        t = time.process_time()
-        out = self.agent.choose(info)
-        self.ms.append(round(1000 * (time.process_time() - t), 3))
-        return out
-
-
 def play(seed: int, variant: str, weapon_rule: str, agent: FairAgent) -> dict[str, Any]:
-    timed = _Timed(agent)
+    timed = TimedAgent(agent)
     t, cpu = time.perf_counter(), time.process_time()
     g = play_with(timed, seed, variant, weapon_rule)
     seconds, cpu = time.perf_counter() - t, time.process_time() - cpu
@@ -104,7 +87,7 @@ def play(seed: int, variant: str, weapon_rule: str, agent: FairAgent) -> dict[st
         "decision_room": rooms,
         "seconds": round(seconds, 4),
         "cpu_seconds": round(cpu, 4),
-        "decision_cpu_ms": timed.ms,
+        "decision_cpu_ms": [round(1000 * x, 3) for x in timed.seconds],
         "agent_version": agent_version(),
     }
 
