@@ -28,8 +28,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
 
 from scoundrel_solver.summary import wilson
 
@@ -82,15 +82,19 @@ def census_rows(path: Path) -> dict[tuple[str, str], dict[str, object]]:
     return {(s["variant"], s["weapon_rule"]): s for s in json.loads(path.read_text())}
 
 
-class FairRow(NamedTuple):
-    """One variant's fair games: wins, games, seeds, and the census-winnable deals lost."""
+@dataclass
+class FairRow:
+    """One variant's fair games: wins, seeds, and the census-winnable deals lost."""
 
-    wins: int
-    games: int
-    seeds: list[int]
-    winnable: int  # deals the census proves winnable (0: no winnable column)
-    winnable_lost: int  # of those, the ones the agent lost
-    versions: set[str]
+    wins: int = 0
+    seeds: list[int] = field(default_factory=list)
+    winnable: int = 0  # deals the census proves winnable (0: no winnable column)
+    winnable_lost: int = 0  # of those, the ones the agent lost
+    versions: set[str] = field(default_factory=set)
+
+    @property
+    def games(self) -> int:
+        return len(self.seeds)
 
 
 def fair_rows(path: Path) -> dict[tuple[str, str], FairRow]:
@@ -107,14 +111,13 @@ def fair_rows(path: Path) -> dict[tuple[str, str], FairRow]:
     version = table.get("agent_version", [None] * n)
     out: dict[tuple[str, str], FairRow] = {}
     for i in range(n):
-        key = (table["variant"][i], table["weapon_rule"][i])
-        r = out.get(key) or FairRow(0, 0, [], 0, 0, set())
+        r = out.setdefault((table["variant"][i], table["weapon_rule"][i]), FairRow())
         r.seeds.append(table["seed"][i])
+        r.wins += bool(table["won"][i])
+        r.winnable += bool(winnable[i])
+        r.winnable_lost += bool(lost[i])
         if version[i] is not None:
             r.versions.add(str(version[i]))
-        out[key] = r._replace(
-            wins=r.wins + bool(table["won"][i]), games=r.games + 1,
-            winnable=r.winnable + bool(winnable[i]), winnable_lost=r.winnable_lost + bool(lost[i]))
     return out
 
 
@@ -128,7 +131,6 @@ def render(data: Path = ROOT / "data") -> str:
         "|---|---:|---|---|---|",
     ]
     keys = [k for k in ORDER if k in census] + sorted(set(census) - set(ORDER))
-    versions: set[str] = set()  # the agent revisions of all rows
     for key in keys:
         s = census[key]
         low, high = s["winnable_ci95"]  # type: ignore[misc]
@@ -140,16 +142,15 @@ def render(data: Path = ROOT / "data") -> str:
             r = fair[key]
             lo, hi = wilson(r.wins, r.games)
             won = f"{percent(r.wins / r.games, lo, hi, 1)}, {seeds_text(r.seeds)}"
-            versions |= r.versions
             if r.winnable:
                 share = 100 * r.winnable_lost / r.winnable
                 lost = f"{share:.1f}% ({r.winnable_lost:,} of {r.winnable:,})"
         lines.append(f"| {key[0]}/{key[1]} | {s['deals']:,} | {perfect} | {won} | {lost} |")
-    if versions:
-        by_version: dict[str, list[str]] = {}
-        for key in keys:
-            for v in sorted(fair[key].versions) if key in fair else []:
-                by_version.setdefault(v, []).append(f"{key[0]}/{key[1]}")
+    by_version: dict[str, list[str]] = {}  # agent revision -> the variants it played
+    for key in keys:
+        for v in sorted(fair[key].versions) if key in fair else []:
+            by_version.setdefault(v, []).append(f"{key[0]}/{key[1]}")
+    if by_version:
         lines += ["", "The fair agent's games were played by these agent revisions "
                   "(`scoundrel_solver.fair.version.agent_version()`): "
                   + "; ".join(f"{', '.join(names)}: `{v}`" for v, names in by_version.items())

@@ -6,6 +6,7 @@ import importlib.util
 import os
 import signal
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -49,6 +50,8 @@ def load_script(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
+    # registered as imports are, so what looks a module up by name (dataclasses) finds it
+    sys.modules[name] = mod
     spec.loader.exec_module(mod)
     return mod
 
