@@ -2,6 +2,7 @@
 
     python benchmarks/bench_web.py [--seconds 600] [--players 50] [--analysts 5]
                                    [--workers 2] [--out results.json]
+    python benchmarks/bench_web.py --report results.json   # the report of a saved run
 
 The script starts ``scoundrel-web`` as a subprocess (its own port), then runs,
 at the same time, on one asyncio client:
@@ -223,7 +224,15 @@ def main() -> int:
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", help="write the results as JSON here too")
+    p.add_argument("--report", metavar="FILE", help="print the report of a run saved by --out")
     args = p.parse_args()
+    if args.report:
+        try:
+            text = report(json.loads(Path(args.report).read_text()))
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            p.error(f"--report {args.report}: not a saved run ({e})")
+        print(text)
+        return 0
     res = asyncio.run(run(args))
     text = report(res)
     print(text)
