@@ -5,7 +5,9 @@
     python scripts/fair_paired.py a.jsonl b.jsonl --variant '' --weapon-rule ''
 
 Each ``--opt NAME=INT`` is a keyword of ``FairAgent`` (``node_budget``,
-``shallow_above``, ``max_depth``); none plays the agent as shipped. One JSON
+``shallow_above``, ``max_depth``) and each ``--weight NAME=NUMBER`` one of its
+leaf weights (``scoundrel_solver.fair.leaf.LEAF_WEIGHTS``, ``win_bonus`` among
+them); none plays the agent as shipped. One JSON
 line per game, appended as the game ends, so a stopped run resumes (seeds
 already in ``--out`` are skipped): ``seed``, ``won``, ``score``, ``cpu`` (CPU
 seconds of the game, one core) and ``worst`` (CPU seconds of its slowest
@@ -24,6 +26,7 @@ from pathlib import Path
 
 from scoundrel_solver.fair.agent import FairAgent
 from scoundrel_solver.fair.api import play_with
+from scoundrel_solver.fair.leaf import LEAF_WEIGHTS
 from scoundrel_solver.jsonl import LineAppender, read_json_lines
 from scoundrel_solver.seeds import parse_seed_range
 from scoundrel_solver.timed import TimedAgent
@@ -47,6 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--opt", action="append", default=[], metavar="NAME=INT",
                    help=f"a FairAgent setting ({', '.join(OPTIONS)}); repeatable")
+    p.add_argument("--weight", action="append", default=[], metavar="NAME=NUMBER",
+                   help=f"a leaf weight ({', '.join(LEAF_WEIGHTS)}); repeatable")
     args = p.parse_args(argv)
     opts: dict[str, int] = {}
     for o in args.opt:
@@ -54,13 +59,22 @@ def main(argv: list[str] | None = None) -> int:
         if name not in OPTIONS or not value.lstrip("-").isdigit():
             p.error(f"--opt {o!r}: expected NAME=INT with NAME one of {', '.join(OPTIONS)}")
         opts[name] = int(value)
+    weights: dict[str, float] = {}
+    for o in args.weight:
+        name, _, value = o.partition("=")
+        try:
+            weights[name] = float(value)
+        except ValueError:
+            p.error(f"--weight {o!r}: expected NAME=NUMBER")
+        if name not in LEAF_WEIGHTS:
+            p.error(f"--weight {o!r}: NAME must be one of {', '.join(LEAF_WEIGHTS)}")
     try:
         seeds = parse_seed_range(args.seeds)
     except ValueError as e:
         p.error(f"--seeds {args.seeds!r}: {e}")
     done = ({int(row["seed"]) for _, row in read_json_lines(args.out)}
             if args.out.exists() else set())
-    agent = FairAgent(**opts)  # type: ignore[arg-type]
+    agent = FairAgent(**opts, weights=weights or None)  # type: ignore[arg-type]
     sink = LineAppender(args.out)
     try:
         for seed in seeds:
