@@ -19,7 +19,7 @@ from scoundrel_solver.fair import (
     advise_values,
     play_fair,
 )
-from scoundrel_solver.fair.leaf import DEFAULT_WEIGHTS
+from scoundrel_solver.fair.leaf import win_bonus_for
 from scoundrel_solver.fair.reference import brute_outcomes, brute_values
 
 
@@ -78,7 +78,7 @@ def test_advise_reports_each_action() -> None:
     adv = advise(s.to_text())
     assert [a for a, _, _ in adv] == [str(a) for a in sc.legal_actions(s)]
     assert all(exact for _, _, exact in adv)
-    bonus = int(DEFAULT_WEIGHTS["win_bonus"])  # values: expected score + bonus per win
+    bonus = int(win_bonus_for(str(s.variant)))  # values: expected score + bonus per win
     for (_, v, _), (_, b) in zip(adv, brute_values(s, win_bonus=bonus), strict=True):
         assert abs(v - float(b)) < 1e-9
     rich = advise_values(s.to_text())

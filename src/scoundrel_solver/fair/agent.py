@@ -30,7 +30,7 @@ from scoundrel_core.encoding import (
 from scoundrel_core.info import InfoState
 
 from . import _kernel as K
-from .leaf import LEAF_WIN_BONUS, weights_array, win_model_for
+from .leaf import LEAF_WIN_BONUS, weights_array, win_bonus_for, win_model_for
 
 __all__ = ["ActionValue", "FairAgent", "card_type", "info_arrays", "known_state", "root_frame"]
 
@@ -57,7 +57,8 @@ class ActionValue:
     """One root action as the fair agent sees it.
 
     ``value`` is the utility the agent maximises: ``expected_score`` plus the
-    agent's win bonus (100 by default) times ``win_chance``. ``win_chance`` (0..1)
+    agent's win bonus (``win_bonus_for`` the variant: 400 under classic, 100
+    under hard and easy) times ``win_chance``. ``win_chance`` (0..1)
     is the chance of winning and ``expected_score`` the expected final score,
     both under the agent's own play from here on. ``exact`` says that the
     search reached every end of the game (no leaf estimate): the three numbers
@@ -197,13 +198,15 @@ class FairAgent:
         self._memo_cfg: tuple[int, int] = (-1, -1)
 
     def par_for(self, variant: str) -> np.ndarray:
-        """The kernel's ``par`` row for ``variant``: the weights and that variant's win model."""
+        """The kernel's ``par`` row for ``variant``: the weights and that variant's win
+        model; the win bonus, unless given, is the variant's (``win_bonus_for``)."""
         if variant not in self._pars:
             if self.win_model == "shipped":
                 model = win_model_for(variant)
             else:
                 model = None if self.win_model is None else tuple(self.win_model)
-            self._pars[variant] = weights_array(self.weights, model)
+            weights = {"win_bonus": win_bonus_for(variant), **self.weights}
+            self._pars[variant] = weights_array(weights, model)
         return self._pars[variant]
 
     def reset(self, seed: int = 0) -> None:

@@ -116,9 +116,10 @@ def advise(
 ) -> list[tuple[str, float, bool]]:
     """Each legal action's value to the fair agent and whether that value is exact.
 
-    A value is the expected final score plus the agent's ``win_bonus`` (100 by
-    default) times the chance of winning: the agent plays to win first and
-    for the score second. Below, playing 4H wins with 2 health: 2 + 100.
+    A value is the expected final score plus the agent's ``win_bonus`` (by
+    default ``leaf.win_bonus_for`` the variant: 400 under classic, 100 under hard
+    and easy) times the chance of winning: the agent plays to win first and for
+    the score second. Below, playing 4H wins with 2 health: 2 + 400.
     :func:`advise_values` gives the chance of winning and the expected final
     score of each action separately as well.
 
@@ -129,7 +130,7 @@ def advise(
 
     >>> advise("classic/strict health=5 weapon=- last=- potion=0 resolved=0 fled=0 "
     ...        "room=[4H 7C] dungeon=[]")
-    [('7C/f', -2.0, True), ('4H', 102.0, True)]
+    [('7C/f', -2.0, True), ('4H', 402.0, True)]
     """
     return [(str(v.action), v.value, v.exact) for v in advise_values(state_text, agent)]
 

@@ -1,8 +1,9 @@
 """The leaf evaluation of the depth-limited search: a hand formula plus a learned win model.
 
-The agent's utility is the final score plus ``win_bonus`` (100) for a won
-game: it plays to win first and for the score second (a game is won or lost;
-the score only ranks games of the same outcome). Exact parts of the search
+The agent's utility is the final score plus ``win_bonus`` for a won game
+(``win_bonus_for`` the variant: 400 under classic, 100 under hard and easy):
+it plays to win first and for the score second (a game is won or lost; the
+score only ranks games of the same outcome). Exact parts of the search
 use that utility as it is. At a chance node the search cannot afford to
 expand, the leaf estimates it from what the player knows between rooms: the
 *pool* (every card still in the room or the dungeon, seen or not), health
@@ -61,8 +62,11 @@ from typing import Final
 import numpy as np
 
 from scoundrel_core import Card, Kind
+from scoundrel_core.encoding import FLEE_ANY, FLEE_NEVER, flee_rule_code
+from scoundrel_core.variants import get_variant
 
 __all__ = [
+    "CLASSIC_WIN_BONUS",
     "DEFAULT_WEIGHTS",
     "FEATURES",
     "LEAF_WEIGHTS",
@@ -72,6 +76,7 @@ __all__ = [
     "leaf_value",
     "shipped_models",
     "weights_array",
+    "win_bonus_for",
     "win_model_for",
 ]
 
@@ -140,6 +145,26 @@ DEFAULT_WEIGHTS: Final[dict[str, float]] = {
     "win_bonus": 100.0,
 }
 """The hand-set weights of the leaf's score estimate, by name."""
+CLASSIC_WIN_BONUS: Final = 400.0
+"""The win bonus where the first room of a refill cannot be fled (``classic``), in
+place of the leaf's default 100: on the same 1,000 paired classic/strict deals
+(seeds 31000-31999) 100 won 658, 300 won 678 and 400 won 689 (81 won only with
+400, 50 only with 100); 1,000 won 400 of the first 588, as many as 400 did
+there (docs/fair.md, round five). Play goes for the win still harder, where
+the score estimate had outweighed a smaller chance. ``hard`` and ``easy`` keep
+100 (not measured)."""
+DEFAULT_WIN_BONUSES: Final = {FLEE_NEVER: 100.0, FLEE_ANY: 100.0}
+"""The win bonus of the other flee rules (``hard``, ``easy``), by flee rule code."""
+
+
+def win_bonus_for(variant: str) -> float:
+    """The default win bonus of a variant: ``CLASSIC_WIN_BONUS`` where the first room
+    of a refill cannot be fled, else the leaf's 100 (``DEFAULT_WIN_BONUSES``).
+
+    >>> win_bonus_for("classic/equal"), win_bonus_for("hard/strict")
+    (400.0, 100.0)
+    """
+    return DEFAULT_WIN_BONUSES.get(flee_rule_code(get_variant(variant)), CLASSIC_WIN_BONUS)
 
 
 def weights_array(

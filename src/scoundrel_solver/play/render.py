@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Final
 import scoundrel_core as sc
 from scoundrel_core import Card, Kind
 
-from ..fair.leaf import DEFAULT_WEIGHTS
+from ..fair.leaf import win_bonus_for
 from .explain import action_effect, weapon_text
 from .session import Session
 
@@ -138,8 +138,9 @@ def render_hint(game: Session, values: Sequence[ActionValue], pal: Palette) -> l
     """The fair agent's values, best first, with the action numbers of the list."""
     number = {a: i for i, a in enumerate(game.legal(), 1)}
     ranked = sorted(values, key=lambda v: (-v.value, int(v.action)))
+    bonus = win_bonus_for(str(game.state.variant))
     lines = ["Fair agent (sees only what you see), best first "
-             f"(it maximises expected score + {DEFAULT_WEIGHTS['win_bonus']:g} x win chance):",
+             f"(it maximises expected score + {bonus:g} x win chance):",
              "       action  win chance  expected score"]
     for v in ranked:
         how = "exact" if v.exact else "estimated"
