@@ -147,12 +147,13 @@ DEFAULT_WEIGHTS: Final[dict[str, float]] = {
 """The hand-set weights of the leaf's score estimate, by name."""
 CLASSIC_WIN_BONUS: Final = 400.0
 """The win bonus where the first room of a refill cannot be fled (``classic``), in
-place of the leaf's default 100: on the same 1,000 paired classic/strict deals
-(seeds 31000-31999) 100 won 658, 300 won 678 and 400 won 689 (81 won only with
-400, 50 only with 100); 1,000 won 400 of the first 588, as many as 400 did
-there (docs/fair.md, round five). Play goes for the win still harder, where
-the score estimate had outweighed a smaller chance. ``hard`` and ``easy`` keep
-100 (not measured)."""
+place of the leaf's default 100. On the same 1,000 paired classic/strict deals
+(seeds 31000-31999) a bonus of 100 won 658, 300 won 678 and 400 won 689 (81
+won only with 400, 50 only with 100); 1,000 won 400 of the first 588 deals,
+where 400 won 404 (docs/fair.md, round five). A larger bonus makes a small
+gain in the chance of winning outweigh a large loss of expected score.
+``hard`` and ``easy`` keep 100 (not measured). Values must stay below half the
+kernel's ``MEMO_INEXACT`` mark (``MAX_WIN_BONUS``)."""
 DEFAULT_WIN_BONUSES: Final = {FLEE_NEVER: 100.0, FLEE_ANY: 100.0}
 """The win bonus of the other flee rules (``hard``, ``easy``), by flee rule code."""
 
