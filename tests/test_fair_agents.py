@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import scoundrel_core as sc
 from scoundrel_core import FULL_DECK, State
+from scoundrel_core.errors import VariantError
 from scoundrel_core.info import InfoState, observe
 from scoundrel_solver.fair import (
     FairAgent,
@@ -19,7 +20,7 @@ from scoundrel_solver.fair import (
     advise_values,
     play_fair,
 )
-from scoundrel_solver.fair.leaf import win_bonus_for
+from scoundrel_solver.fair.leaf import LEAF_WIN_BONUS, win_bonus_for
 from scoundrel_solver.fair.reference import brute_outcomes, brute_values
 
 
@@ -176,3 +177,18 @@ def test_same_seen_cards_same_decisions_in_full_games(
         shared += 1
     assert shared >= min(cut, len(one))  # at least the decisions before the cut
 
+
+
+@pytest.mark.parametrize(("variant", "bonus"), [
+    ("classic/strict", 400.0), ("classic/equal", 400.0),
+    ("hard/strict", 100.0), ("hard/equal", 100.0), ("easy/strict", 100.0),
+])
+def test_each_flee_rule_has_its_win_bonus(variant: str, bonus: float) -> None:
+    """Classic plays for the win harder than hard and easy (round five's A/B); a bonus
+    given to the agent wins over the variant's, and a bad variant name is refused."""
+    assert win_bonus_for(variant) == bonus
+    assert FairAgent().par_for(variant)[LEAF_WIN_BONUS] == bonus
+    assert FairAgent(weights={"win_bonus": 7.0}).par_for(variant)[LEAF_WIN_BONUS] == 7.0
+    assert FairAgent(win_model=None).par_for(variant)[LEAF_WIN_BONUS] == 0.0
+    with pytest.raises(VariantError, match="unknown variant 'klondike'"):
+        win_bonus_for("klondike")

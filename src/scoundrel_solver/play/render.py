@@ -54,7 +54,7 @@ Commands (one per line):
   KS/w  KS/f   fight a monster with the weapon (/w) or barehanded (/f)
   flee         send the whole room to the bottom of the dungeon
   hint         every legal action with the fair agent's value (expected final score
-               plus 100 x the chance of winning), best first, marked exact or
+               plus its win bonus x the chance of winning), best first, marked exact or
                estimated. The fair agent sees only what you see (never the order
                of the dungeon); the exact solver, which does see it, is used
                only for the review after the game.
