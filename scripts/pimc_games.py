@@ -23,32 +23,12 @@ from pathlib import Path
 from typing import Any
 
 import scoundrel_core as sc
-from scoundrel_core import Action
-from scoundrel_core.info import InfoState
 from scoundrel_solver.fair.agent import FairAgent
 from scoundrel_solver.fair.api import play_with
 from scoundrel_solver.fair.pimc import PimcAgent
-from scoundrel_solver.fair.protocol import Agent
 from scoundrel_solver.seeds import parse_seed_range
 from scoundrel_solver.summary import wilson
-
-
-class Timed:
-    """An agent wrapper that records the seconds of every decision."""
-
-    def __init__(self, agent: Agent) -> None:
-        self.agent = agent
-        self.seconds: list[float] = []
-
-    def reset(self, seed: int) -> None:
-        self.agent.reset(seed)
-        self.seconds = []
-
-    def choose(self, info: InfoState) -> tuple[Action, bool]:
-        t = time.perf_counter()
-        out = self.agent.choose(info)
-        self.seconds.append(time.perf_counter() - t)
-        return out
+from scoundrel_solver.timed import TimedAgent
 
 
 def _done(path: Path, agent: str, samples: int) -> set[int]:
@@ -67,7 +47,8 @@ def play(args: argparse.Namespace) -> None:
     for seed in parse_seed_range(args.seeds):
         if seed in done or seed % n != k:
             continue
-        timed = Timed(pimc if pimc is not None else FairAgent())
+        # wall seconds: pimc-games.jsonl's decision_seconds always were
+        timed = TimedAgent(pimc if pimc is not None else FairAgent(), clock=time.perf_counter)
         before = (pimc.stats.solves, pimc.stats.unproven) if pimc else (0, 0)
         t, cpu = time.perf_counter(), time.process_time()
         g = play_with(timed, seed)

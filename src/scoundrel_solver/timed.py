@@ -1,8 +1,10 @@
-"""An agent wrapper that notes the CPU time of each decision, for the scripts that
-measure agents (``scripts/fair_games.py``, ``scripts/fair_ab.py``).
+"""An agent wrapper that notes the time of each decision, for the scripts that
+measure agents (``scripts/fair_games.py``, ``scripts/fair_ab.py``,
+``scripts/pimc_games.py``).
 
-CPU time (``time.process_time``), not wall time: on a shared machine it is the
-figure that measures the agent rather than the load.
+CPU time (``time.process_time``) by default, not wall time: on a shared machine
+it is the figure that measures the agent rather than the load. A script whose
+published figures are wall seconds passes ``clock=time.perf_counter``.
 
 >>> from scoundrel_solver.fair import GreedyAgent
 >>> from scoundrel_solver.fair.api import play_with
@@ -15,6 +17,7 @@ True
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from scoundrel_core import Action
 from scoundrel_core.info import InfoState
@@ -25,10 +28,12 @@ __all__ = ["TimedAgent"]
 
 
 class TimedAgent:
-    """``agent``, with ``seconds``: the CPU seconds of each decision since the last reset."""
+    """``agent``, with ``seconds``: the seconds of each decision since the last reset,
+    by ``clock`` (CPU time unless told otherwise)."""
 
-    def __init__(self, agent: Agent) -> None:
+    def __init__(self, agent: Agent, clock: Callable[[], float] = time.process_time) -> None:
         self.agent = agent
+        self.clock = clock
         self.seconds: list[float] = []
 
     def reset(self, seed: int) -> None:
@@ -37,8 +42,8 @@ class TimedAgent:
         self.seconds = []
 
     def choose(self, info: InfoState) -> tuple[Action, bool]:
-        """The agent's choice, its CPU time noted in ``seconds``."""
-        t = time.process_time()
+        """The agent's choice, its time noted in ``seconds``."""
+        t = self.clock()
         out = self.agent.choose(info)
-        self.seconds.append(time.process_time() - t)
+        self.seconds.append(self.clock() - t)
         return out
