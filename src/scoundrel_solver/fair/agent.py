@@ -300,15 +300,24 @@ class FairAgent:
         return out
 
     def choose(self, info: InfoState) -> tuple[Action, bool]:
-        """The action with the best value (ties: lowest action) and whether it was exact."""
+        """The action with the best value (ties: lowest action) and whether it was exact.
+
+        Right after a flee with every card known (only ``easy`` can flee again then),
+        a second flee is taken only when its exact value is strictly the best."""
         vals = self.evaluate(info)
         if not vals:
             raise ValueError(f"no legal action in {info.to_text()}")
-        if info.fled_last and not info.unseen and len(vals) > 1:
-            # easy lets a room be fled again and again; with every card known that can
-            # only rotate the dungeon, so never flee twice in a row then (games end)
-            vals = [v for v in vals if not v.action.is_flee]
         best = max(vals, key=lambda v: (v.value, -int(v.action)))
+        if best.action.is_flee and info.fled_last and not info.unseen:
+            # easy lets a room be fled again and again, and with every card known the
+            # values are exact: a flee rotates the dungeon to a position whose best line
+            # is finite. So flee again only when that is strictly best; on a tie take the
+            # best other action, which leaves any cycle of flees (games end)
+            rest = [v for v in vals if not v.action.is_flee]
+            if rest:
+                other = max(rest, key=lambda v: (v.value, -int(v.action)))
+                if other.value >= best.value:
+                    best = other
         return best.action, all(v.exact for v in vals)
 
     def __call__(self, info: InfoState) -> Action:

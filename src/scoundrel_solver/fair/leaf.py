@@ -154,7 +154,9 @@ where 400 won 404 (docs/fair.md, round five). A larger bonus makes a small
 gain in the chance of winning outweigh a large loss of expected score.
 ``hard`` and ``easy`` keep 100 (not measured). Values must stay below half the
 kernel's ``MEMO_INEXACT`` mark (``MAX_WIN_BONUS``)."""
-DEFAULT_WIN_BONUSES: Final = {FLEE_NEVER: 100.0, FLEE_ANY: 100.0}
+DEFAULT_WIN_BONUSES: Final = {
+    FLEE_NEVER: DEFAULT_WEIGHTS["win_bonus"], FLEE_ANY: DEFAULT_WEIGHTS["win_bonus"]
+}
 """The win bonus of the other flee rules (``hard``, ``easy``), by flee rule code."""
 
 
