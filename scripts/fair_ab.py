@@ -7,7 +7,8 @@
 Each ``--opt NAME=INT`` is a keyword of ``FairAgent`` (``node_budget``,
 ``shallow_above``, ``max_depth``) and each ``--weight NAME=NUMBER`` one of its
 leaf weights (``scoundrel_solver.fair.leaf.LEAF_WEIGHTS``, ``win_bonus`` among
-them); none plays the agent as shipped. One JSON
+them), and ``--model FILE`` plays the win model of a model file written by
+``scripts/train_fair_leaf.py fit --out FILE``; none plays the agent as shipped. One JSON
 line per game, appended as the game ends, so a stopped run resumes (seeds
 already in ``--out`` are skipped): ``seed``, ``won``, ``score``, ``cpu`` (CPU
 seconds of the game, one core) and ``worst`` (CPU seconds of its slowest
@@ -24,9 +25,10 @@ import sys
 import time
 from pathlib import Path
 
+from scoundrel_core.variants import get_variant
 from scoundrel_solver.fair.agent import FairAgent
 from scoundrel_solver.fair.api import play_with
-from scoundrel_solver.fair.leaf import LEAF_WEIGHTS
+from scoundrel_solver.fair.leaf import LEAF_WEIGHTS, win_model_from
 from scoundrel_solver.jsonl import LineAppender, read_json_lines
 from scoundrel_solver.seeds import parse_seed_range
 from scoundrel_solver.timed import TimedAgent
@@ -52,6 +54,8 @@ def main(argv: list[str] | None = None) -> int:
                    help=f"a FairAgent setting ({', '.join(OPTIONS)}); repeatable")
     p.add_argument("--weight", action="append", default=[], metavar="NAME=NUMBER",
                    help=f"a leaf weight ({', '.join(LEAF_WEIGHTS)}); repeatable")
+    p.add_argument("--model", type=Path, metavar="FILE",
+                   help="play the win model of this model file (train_fair_leaf.py fit --out)")
     args = p.parse_args(argv)
     opts: dict[str, int] = {}
     for o in args.opt:
@@ -74,7 +78,13 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"--seeds {args.seeds!r}: {e}")
     done = ({int(row["seed"]) for _, row in read_json_lines(args.out)}
             if args.out.exists() else set())
-    agent = FairAgent(**opts, weights=weights or None)  # type: ignore[arg-type]
+    model: tuple[float, ...] | str = "shipped"
+    if args.model:
+        try:
+            model = win_model_from(args.model, str(get_variant(args.variant)))
+        except (OSError, ValueError, KeyError) as e:
+            p.error(f"--model {args.model}: {e}")
+    agent = FairAgent(**opts, weights=weights or None, win_model=model)  # type: ignore[arg-type]
     sink = LineAppender(args.out)
     try:
         for seed in seeds:

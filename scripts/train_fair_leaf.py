@@ -71,20 +71,6 @@ def parse_position(raw: list[Any]) -> list[float]:
     return leaf.leaf_features(pool, int(health), int(weapon), int(reach))
 
 
-def model_from(path: Path, variant: str) -> tuple[float, ...]:
-    """The win model of ``variant`` (else classic/strict) in a model file, as
-    coefficients in ``FEATURES`` order: a feature the file lacks gets 0, so a model
-    fitted on fewer features plays exactly as it did."""
-    data = json.loads(path.read_text())
-    models = data["models"]
-    m = models.get(variant) or models["classic/strict"]
-    coef = dict(zip(data["features"], m["coef"], strict=True))
-    unknown = set(coef) - set(leaf.FEATURES)
-    if unknown:
-        raise ValueError(f"{path}: features {sorted(unknown)} are not in leaf.FEATURES")
-    return tuple(float(coef.get(name, 0.0)) for name in leaf.FEATURES)
-
-
 def play_one(agent: FairAgent, seed: int, variant: str) -> dict[str, Any]:
     """One game; the features at every room boundary and the outcome."""
     t = time.process_time()
@@ -143,7 +129,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     drop_cut_line(args.cache)  # a game cut short mid-write: append on a fresh line
     model: tuple[float, ...] | str | None = None if args.no_model else "shipped"
     if args.model:
-        model = model_from(args.model, variant)
+        model = leaf.win_model_from(args.model, variant)
     agent = FairAgent(win_model=model)
     with args.cache.open("a") as out:
         for seed in range(seeds.start, seeds.stop):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import load_script
-from scoundrel_solver.fair import FairAgent, play_fair
+from scoundrel_solver.fair import FairAgent, leaf, play_fair
 
 
 def test_an_arm_plays_as_the_agent_with_those_settings_and_resumes(tmp_path: Path) -> None:
@@ -35,3 +35,29 @@ def test_bad_settings_are_named(bad: list[str], tmp_path: Path,
         ab.main([*argv, *bad])
     assert e.value.code == 2
     assert bad[1].split("=")[0] in capsys.readouterr().err
+
+
+def test_an_arm_plays_the_win_model_of_a_model_file(tmp_path: Path) -> None:
+    """``--model FILE`` plays that file's win model, as ``FairAgent(win_model=...)`` does."""
+    ab = load_script("fair_ab")
+    model = tmp_path / "model.json"
+    names = list(leaf.FEATURES[:13])
+    coef = [5.0, 0.3, -0.2, *[0.0] * 10]
+    model.write_text(json.dumps({"features": names, "models": {"classic/strict": {"coef": coef}}}))
+    out = tmp_path / "arm.jsonl"
+    argv = ["--variant", "hard", "--seeds", "0:2", "--opt", "max_depth=0"]
+    assert ab.main([*argv, "--out", str(out), "--model", str(model)]) == 0
+    agent = FairAgent(max_depth=0, win_model=leaf.win_model_from(model, "hard/strict"))
+    for line in out.read_text().splitlines():
+        r = json.loads(line)
+        game = play_fair(r["seed"], "hard", "strict", agent=agent)
+        assert (r["score"], r["won"]) == (game.score, game.won)
+
+
+def test_a_missing_model_file_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ab = load_script("fair_ab")
+    with pytest.raises(SystemExit) as e:
+        ab.main(["--seeds", "0:1", "--out", str(tmp_path / "a.jsonl"),
+                 "--model", str(tmp_path / "none.json")])
+    assert e.value.code == 2
+    assert "none.json" in capsys.readouterr().err

@@ -57,6 +57,7 @@ import json
 import math
 from collections.abc import Iterable
 from importlib import resources
+from pathlib import Path
 from typing import Final
 
 import numpy as np
@@ -78,6 +79,7 @@ __all__ = [
     "weights_array",
     "win_bonus_for",
     "win_model_for",
+    "win_model_from",
 ]
 
 MAX_WIN_BONUS: Final = 400.0
@@ -266,3 +268,17 @@ def win_model_for(variant: str) -> tuple[float, ...] | None:
         if name in models:
             return models[name]
     return None
+
+
+def win_model_from(path: Path, variant: str) -> tuple[float, ...]:
+    """The win model of ``variant`` (else classic/strict) in a model file written like
+    :data:`MODEL_FILE`, as coefficients in ``FEATURES`` order: a feature the file
+    lacks gets 0, so a model fitted on fewer features plays exactly as it did."""
+    data = json.loads(Path(path).read_text())
+    models = data["models"]
+    m = models.get(variant) or models["classic/strict"]
+    coef = dict(zip(data["features"], m["coef"], strict=True))
+    unknown = set(coef) - set(FEATURES)
+    if unknown:
+        raise ValueError(f"{path}: features {sorted(unknown)} are not in leaf.FEATURES")
+    return tuple(float(coef.get(name, 0.0)) for name in FEATURES)
