@@ -82,6 +82,32 @@ def test_kernel_matches_ordered_twin(
         assert v.exact == te
 
 
+@given(
+    st.integers(0, 10**6),
+    st.integers(10, 12),
+    st.integers(0, 6),
+    st.sampled_from(["classic", "easy", "hard", "easy/equal"]),
+    st.integers(0, 1),
+)
+@settings(max_examples=25, deadline=None)
+def test_kernel_matches_ordered_twin_in_longer_dungeons(
+    seed: int, n_cards: int, steps: int, variant: str, depth: int
+) -> None:
+    """Rooms with unseen cards behind them, so that most card moves end at a leaf or a
+    death valued on the spot, under sums of the pool kept between leaves and cleared by
+    flees and draws (``_kernel._pool_sums``)."""
+    _, info = _position(seed, n_cards, steps, variant)
+    assume(not info.is_over and len(info.unseen) > 4)
+    agent = FairAgent(weights={"win_bonus": 100.0}, win_model=_model(seed))
+    vals, _ = agent.search(info, depth)
+    twin = twin_values(info, depth, agent.par_for(str(info.variant)))
+    assert [v.action for v in vals] == [a for a, _, _, _ in twin]
+    for v, (_, tv, tw, te) in zip(vals, twin, strict=True):
+        assert abs(v.value - tv) < 1e-7, (info.to_text(), v, tv)
+        assert abs(v.win_chance - tw) < 1e-7, (info.to_text(), v, tw)
+        assert v.exact == te
+
+
 @given(st.integers(0, 10**6), st.integers(0, 12))
 @settings(max_examples=300, deadline=None)
 def test_leaf_kernel_matches_python(seed: int, n_bottom: int) -> None:

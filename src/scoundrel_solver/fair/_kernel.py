@@ -38,7 +38,11 @@ value goes back to its parent::
 
     decision frame
       DECIDE_CARDS --next card move--> child: a decision in the same room, or a
-           |                           draw for the refill; FV_BEST = max(values)
+           |                           draw for the refill; FV_BEST = max(values).
+           |                           A move that ends the game, or whose refill
+           |                           takes the leaf, is valued without a child, and
+           |                           so is a last card move of a room before the
+           |                           leaf (``_next_card_move``)
            | no card move left: DECIDE_FLEE if the room may be fled, else DONE
            v
       DECIDE_FLEE  --next distinct order of the room--> the room goes under the
@@ -201,10 +205,25 @@ DRAW_ENTER = 0
 DRAW_MULTISETS = 1
 DRAW_ALL = 2
 
-# What resolving a card leads to (``_play_card``).
-GAME_OVER = 0
+# What resolving a card leads to (``_play_card``). VALUED: the game ends, and the move
+# is valued on the spot; LEAF: the refill's draw would take the leaf at once.
+VALUED = 0
+LEAF = 3
 SAME_ROOM = 1
 REFILL = 2
+
+# The pool's sums (``pool``, filled by ``_pool_sums``): the unseen cards and the known
+# bottom, which every leaf and every death below one draw share. POOL_OK = 0 marks them
+# stale; whatever changes cnt, bot or bpos clears it.
+POOL_OK = 0
+POOL_MONSTERS = 1  # sum of monster values
+POOL_POTIONS = 2  # sum of potion values
+POOL_WEAPONS = 3  # sum of weapon values
+POOL_MONSTER_COUNT = 4
+POOL_CARDS = 5
+POOL_TOP_WEAPON = 6
+POOL_PRESENT = 7  # bit v: a monster of value v is there
+NPOOL = 8
 
 # A memo entry is one number: the value, plus MEMO_INEXACT when its subtree used
 # a leaf evaluation (values are final scores, far below MEMO_INEXACT / 2).
@@ -231,14 +250,59 @@ def room_remove(room: int, rn: int, i: int) -> int:
 
 
 @jit
-def monsters_left(cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, room: int, rn: int) -> int:
-    s = 0
+def _pool_sums(cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, pool: np.ndarray) -> None:
+    """Fill ``pool`` from the unseen counts and the known bottom (if stale)."""
+    if pool[POOL_OK]:
+        return
+    msum = 0
+    psum = 0
+    wsum = 0
+    nmon = 0
+    npool = 0
+    wmax = 0
+    present = 0
     for t in range(NTYPES):
-        if type_kind(t) == KIND_MONSTER:
-            s += cnt[t] * type_value(t)
+        c = cnt[t]
+        if c:
+            npool += c
+            if type_kind(t) == KIND_MONSTER:
+                msum += c * type_value(t)
+                nmon += c
+                present |= 1 << type_value(t)
+            elif type_kind(t) == KIND_WEAPON:
+                wsum += c * type_value(t)
+                wmax = max(wmax, type_value(t))
+            else:
+                psum += c * type_value(t)
     for k in range(bpos[0], bpos[1]):
-        if type_kind(bot[k]) == KIND_MONSTER:
-            s += type_value(bot[k])
+        t = bot[k]
+        npool += 1
+        if type_kind(t) == KIND_MONSTER:
+            msum += type_value(t)
+            nmon += 1
+            present |= 1 << type_value(t)
+        elif type_kind(t) == KIND_WEAPON:
+            wsum += type_value(t)
+            wmax = max(wmax, type_value(t))
+        else:
+            psum += type_value(t)
+    pool[POOL_MONSTERS] = msum
+    pool[POOL_POTIONS] = psum
+    pool[POOL_WEAPONS] = wsum
+    pool[POOL_MONSTER_COUNT] = nmon
+    pool[POOL_CARDS] = npool
+    pool[POOL_TOP_WEAPON] = wmax
+    pool[POOL_PRESENT] = present
+    pool[POOL_OK] = 1
+
+
+@jit_inline
+def _monsters_left(cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, room: int, rn: int,
+                   pool: np.ndarray) -> int:
+    """The monster values left in the dungeon (the pool and the room), from the pool's
+    sums: a hard search scores about six deaths for every ten decision nodes."""
+    _pool_sums(cnt, bot, bpos, pool)
+    s = int(pool[POOL_MONSTERS])
     for i in range(rn):
         t = room_get(room, i)
         if type_kind(t) == KIND_MONSTER:
@@ -321,29 +385,26 @@ def leaf(
     par: np.ndarray,
 ) -> tuple[float, float]:
     """Estimated (utility, chance of winning) between rooms (see ``scoundrel_solver.fair.leaf``)."""
-    msum = 0
-    psum = 0
-    wsum = 0
-    nmon = 0
-    npool = 0
-    wmax = 0
-    present = 0  # bit v: a monster of value v is in the pool
-    for t in range(NTYPES):
-        c = cnt[t]
-        if c:
-            npool += c
-            if type_kind(t) == KIND_MONSTER:
-                msum += c * type_value(t)
-                nmon += c
-                present |= 1 << type_value(t)
-            elif type_kind(t) == KIND_WEAPON:
-                wsum += c * type_value(t)
-                wmax = max(wmax, type_value(t))
-            else:
-                psum += c * type_value(t)
-    for k in range(bpos[0], bpos[1] + rn):
-        t = bot[k] if k < bpos[1] else room_get(room, k - bpos[1])
-        npool += 1
+    pool = np.zeros(NPOOL, np.int64)
+    value, win = _leaf(cnt, bot, bpos, room, rn, h, w, lk, equal, par, pool)
+    return float(value), float(win)
+
+
+@jit
+def _leaf(cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, room: int, rn: int, h: int,
+          w: int, lk: int, equal: int, par: np.ndarray, pool: np.ndarray) -> tuple[float, float]:
+    """``leaf`` with the pool's sums kept in ``pool`` between calls: the leaves under
+    one draw differ only in the room's carried card, health and weapon."""
+    _pool_sums(cnt, bot, bpos, pool)
+    msum = pool[POOL_MONSTERS]
+    psum = pool[POOL_POTIONS]
+    wsum = pool[POOL_WEAPONS]
+    nmon = pool[POOL_MONSTER_COUNT]
+    npool = pool[POOL_CARDS] + rn
+    wmax = pool[POOL_TOP_WEAPON]
+    present = pool[POOL_PRESENT]
+    for i in range(rn):
+        t = room_get(room, i)
         if type_kind(t) == KIND_MONSTER:
             msum += type_value(t)
             nmon += 1
@@ -512,11 +573,16 @@ def _open_child(fi: np.ndarray, ff: np.ndarray, f: int, op: int) -> int:
 @jit_inline
 def _play_card(fi: np.ndarray, ff: np.ndarray, f: int, slot: int, with_weapon: int,
                cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray,
-               par: np.ndarray) -> tuple[int, float]:
+               par: np.ndarray, pool: np.ndarray) -> tuple[int, float, float]:
     """Resolve room card ``slot`` of decision ``f`` (a monster: with the weapon or not).
 
-    Returns (GAME_OVER, final score), or SAME_ROOM / REFILL with frame ``f + 1``
-    set up as what comes next: a decision in the same room, or the refill's draw.
+    Returns (VALUED, final score, 1 or 0 for a win) when the game ends. LEAF when the
+    refill's draw would take the leaf at once (``run``'s DRAW_ENTER: no depth left,
+    and not the last room): the caller values it by ``_leaf`` of the room, health,
+    weapon and last kill left in frame ``f + 1``. Most moves of a search end in one
+    of the two, and a frame for each cost more than the leaf itself. Else SAME_ROOM
+    or REFILL, with frame ``f + 1`` set up as what comes next: a decision in the same
+    room, or the refill's draw.
     """
     room = fi[f, FI_ROOM]
     rn = fi[f, FI_RN]
@@ -533,9 +599,21 @@ def _play_card(fi: np.ndarray, ff: np.ndarray, f: int, slot: int, with_weapon: i
     rn -= 1
     left = fi[f, FI_U] + bpos[1] - bpos[0]  # cards still in the dungeon
     if h <= 0:
-        return GAME_OVER, float(death_score(h, monsters_left(cnt, bot, bpos, room, rn)))
+        return VALUED, float(death_score(h, _monsters_left(cnt, bot, bpos, room, rn, pool))), 0.0
     if rn == 0 and left == 0:
-        return GAME_OVER, float(win_score(h, kind, val)) + par[LEAF_WIN_BONUS]
+        return VALUED, float(win_score(h, kind, val)) + par[LEAF_WIN_BONUS], 1.0
+    refill = fi[f, FI_RES] + 1 == RESOLVED_PER_ROOM and left > 0
+    c = f + 1
+    if c >= MAX_FRAMES:
+        raise ValueError("search stack overflow")
+    fi[c, FI_ROOM] = room
+    fi[c, FI_RN] = rn
+    fi[c, FI_H] = h
+    fi[c, FI_W] = w
+    fi[c, FI_LK] = lk
+    # not free (``_draw_is_free``): more is left than the refill takes
+    if refill and fi[f, FI_DEPTH] <= 0 and left > ROOM_SIZE - rn:
+        return LEAF, 0.0, 0.0
     c = _open_child(fi, ff, f, OP_DECIDE)
     fi[c, FI_ROOM] = room
     fi[c, FI_RN] = rn
@@ -545,22 +623,23 @@ def _play_card(fi: np.ndarray, ff: np.ndarray, f: int, slot: int, with_weapon: i
     fi[c, FI_W] = w
     fi[c, FI_LK] = lk
     fi[c, FI_FLED] = 0
-    if fi[f, FI_RES] + 1 == RESOLVED_PER_ROOM and left > 0:
+    if refill:
         fi[c, FI_OP] = OP_DRAW
         fi[c, FI_PU] = 0
         fi[c, FI_RES] = 0
         fi[c, FI_NEED] = min(ROOM_SIZE - rn, left)
-        return REFILL, 0.0
+        return REFILL, 0.0, 0.0
     fi[c, FI_PU] = pu
     fi[c, FI_RES] = fi[f, FI_RES] + 1
-    return SAME_ROOM, 0.0
+    return SAME_ROOM, 0.0, 0.0
 
 
 @jit_inline
 def _flee(fi: np.ndarray, ff: np.ndarray, f: int, order: int, bot: np.ndarray,
-          bpos: np.ndarray) -> None:
+          bpos: np.ndarray, pool: np.ndarray) -> None:
     """Put decision ``f``'s room, in ``order``, under the bottom (above FI_HI cards);
     frame ``f + 1`` is the draw of the fresh room. The parent resets bpos[1]."""
+    pool[POOL_OK] = 0
     hi = fi[f, FI_HI]
     for k in range(ROOM_SIZE):
         bot[hi + k] = room_get(order, k)
@@ -581,7 +660,7 @@ def _flee(fi: np.ndarray, ff: np.ndarray, f: int, order: int, bot: np.ndarray,
 
 @jit_inline
 def _decision_takes(fi: np.ndarray, ff: np.ndarray, f: int, value: float, win: float,
-                    bpos: np.ndarray) -> None:
+                    bpos: np.ndarray, pool: np.ndarray) -> None:
     """Decision ``f`` takes the value (and win chance) of the child it pushed last."""
     if fi[f, FI_PHASE] == DECIDE_CARDS:
         if value > ff[f, FV_BEST]:
@@ -596,37 +675,99 @@ def _decision_takes(fi: np.ndarray, ff: np.ndarray, f: int, value: float, win: f
             ff[f, FV_SUM] += ff[f, FV_BEST]
             ff[f, FV_SUM_WIN] += ff[f, FV_BEST_WIN]
         bpos[1] = fi[f, FI_HI]
+        pool[POOL_OK] = 0
+
+
+@jit_inline
+def _card_move_ok(room: int, slot: int, with_weapon: int, reach: int) -> bool:
+    """Whether card move (slot, with_weapon) is searched: a legal move, and the first
+    slot of its card type (the same type later in the room has the same outcomes)."""
+    t = room_get(room, slot)
+    for j in range(slot):
+        if room_get(room, j) == t:
+            return False
+    return not with_weapon or (type_kind(t) == KIND_MONSTER and type_value(t) <= reach)
+
+
+@jit_inline
+def _all_valued(fi: np.ndarray, c: int, bpos: np.ndarray) -> bool:
+    """Whether ``_play_card`` values every card move of decision ``c`` on the spot: its
+    next card ends the room, and the refill's draw takes the leaf (no depth left, and
+    more cards left than the refill takes)."""
+    left = fi[c, FI_U] + bpos[1] - bpos[0]
+    return bool(fi[c, FI_RES] + 1 == RESOLVED_PER_ROOM and fi[c, FI_DEPTH] <= 0
+                and left > ROOM_SIZE - (fi[c, FI_RN] - 1))
 
 
 @jit_inline
 def _next_card_move(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray, bot: np.ndarray,
-                    bpos: np.ndarray, cfg: np.ndarray, par: np.ndarray) -> bool:
-    """Push decision ``f``'s next card move that does not end the game (those are
-    valued on the spot); False when none is left (the phase moves on)."""
-    room = fi[f, FI_ROOM]
-    rn = fi[f, FI_RN]
-    reach = weapon_reach(fi[f, FI_W], fi[f, FI_LK], cfg[CFG_EQUAL])
-    while fi[f, FI_IT] < 2 * rn:
-        move = fi[f, FI_IT]
-        fi[f, FI_IT] = move + 1
+                    bpos: np.ndarray, cfg: np.ndarray, par: np.ndarray, stats: np.ndarray,
+                    pool: np.ndarray) -> bool:
+    """Push decision ``f``'s next card move that is not valued on the spot; False when
+    none is left (the phase moves on).
+
+    Valued on the spot: a move that ends the game or takes the leaf (``_play_card``),
+    and a move to a decision ``_all_valued``, whose own moves all are: that decision
+    (most of a search's decisions: the last card of a room before the leaf) is
+    worked here in frame ``f + 1`` without being pushed, its moves in the same order
+    as if it had been. One call site each of ``_play_card`` and ``_leaf``: they are
+    inlined, and every copy adds to numba's compile time.
+    """
+    g = f  # the decision whose moves are tried: f, or its valued child f + 1
+    reach_f = weapon_reach(fi[f, FI_W], fi[f, FI_LK], cfg[CFG_EQUAL])
+    reach = reach_f
+    child_move = 0
+    child_best = NEG
+    child_win = 0.0
+    while True:
+        if g == f:
+            move = fi[f, FI_IT]
+            if move >= 2 * fi[f, FI_RN]:
+                break
+            fi[f, FI_IT] = move + 1
+        else:
+            move = child_move
+            if move >= 2 * fi[g, FI_RN]:
+                stats[ST_DECISIONS] += 1  # as ``_decision_value`` counts a pushed one
+                if child_best > ff[f, FV_BEST]:
+                    ff[f, FV_BEST] = child_best
+                    ff[f, FV_BEST_WIN] = child_win
+                g = f
+                reach = reach_f
+                continue
+            child_move = move + 1
         slot = move >> 1
         with_weapon = move & 1
-        t = room_get(room, slot)
-        duplicate = False
-        for j in range(slot):
-            if room_get(room, j) == t:
-                duplicate = True  # the same type earlier in the room: same outcomes
-        if duplicate:
+        if not _card_move_ok(fi[g, FI_ROOM], slot, with_weapon, reach):
             continue
-        if with_weapon and not (type_kind(t) == KIND_MONSTER and type_value(t) <= reach):
+        outcome, value, win = _play_card(fi, ff, g, slot, with_weapon, cnt, bot, bpos, par, pool)
+        if outcome == LEAF:
+            c = g + 1
+            stats[ST_LEAVES] += 1
+            value, win = _leaf(cnt, bot, bpos, fi[c, FI_ROOM], fi[c, FI_RN], fi[c, FI_H],
+                               fi[c, FI_W], fi[c, FI_LK], cfg[CFG_EQUAL], par, pool)
+            outcome = VALUED
+        if g != f:
+            if outcome != VALUED:
+                raise ValueError("a move of a valued decision pushed a frame")
+            if value > child_best:
+                child_best = value
+                child_win = win
             continue
-        outcome, score = _play_card(fi, ff, f, slot, with_weapon, cnt, bot, bpos, par)
-        if outcome == GAME_OVER:
-            if score > ff[f, FV_BEST]:
-                ff[f, FV_BEST] = score
-                ff[f, FV_BEST_WIN] = 1.0 if score > 0 else 0.0  # a loss scores <= 0
+        if outcome == SAME_ROOM and _all_valued(fi, f + 1, bpos):
+            g = f + 1
+            reach = weapon_reach(fi[g, FI_W], fi[g, FI_LK], cfg[CFG_EQUAL])
+            child_move = 0
+            child_best = NEG
+            child_win = 0.0
+            continue
+        if outcome == VALUED:
+            if value > ff[f, FV_BEST]:
+                ff[f, FV_BEST] = value
+                ff[f, FV_BEST_WIN] = win
             continue
         return True
+    rn = fi[f, FI_RN]
     if can_flee(fi[f, FI_U], bpos, rn, fi[f, FI_RES], fi[f, FI_FLED], cfg):
         fi[f, FI_PHASE] = DECIDE_FLEE
         fi[f, FI_IT] = 0
@@ -638,7 +779,7 @@ def _next_card_move(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray, bot
 
 @jit_inline
 def _next_flee_order(fi: np.ndarray, ff: np.ndarray, f: int, bot: np.ndarray, bpos: np.ndarray,
-                     done: np.ndarray) -> bool:
+                     done: np.ndarray, pool: np.ndarray) -> bool:
     """Push the flee of decision ``f``'s room in its next distinct order (room[RLO:RHI]
     unknown, so every order of it); False when none is left."""
     while True:
@@ -656,7 +797,7 @@ def _next_flee_order(fi: np.ndarray, ff: np.ndarray, f: int, bot: np.ndarray, bp
             continue
         done[f, count] = order
         fi[f, FI_COUNT] = count + 1
-        _flee(fi, ff, f, order, bot, bpos)
+        _flee(fi, ff, f, order, bot, bpos, pool)
         return True
 
 
@@ -705,9 +846,10 @@ def _draw_fresh_room(fi: np.ndarray, ff: np.ndarray, f: int, unseen: int, room: 
 
 @jit_inline
 def _draw_all(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray, bot: np.ndarray,
-              bpos: np.ndarray, cfg: np.ndarray) -> None:
+              bpos: np.ndarray, cfg: np.ndarray, pool: np.ndarray) -> None:
     """Fewer unseen cards than draw ``f`` needs: all of them come up (in random
     order), then the top of the known bottom. Pushes the one decision."""
+    pool[POOL_OK] = 0
     room = fi[f, FI_ROOM]
     rn = fi[f, FI_RN]
     u = fi[f, FI_U]
@@ -730,7 +872,7 @@ def _draw_all(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray, bot: np.n
 @jit_inline
 def _next_multiset(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray,
                    saved: np.ndarray, returned: bool, value: float, win: float,
-                   cfg: np.ndarray) -> bool:
+                   cfg: np.ndarray, pool: np.ndarray) -> bool:
     """Draw ``f`` takes its last child's value (if ``returned``) and pushes the
     decision after its next multiset of FI_NEED unseen cards; False when none is left.
 
@@ -738,6 +880,7 @@ def _next_multiset(fi: np.ndarray, ff: np.ndarray, f: int, cnt: np.ndarray,
     picked, cnt has them taken out. A multiset's weight is its number of draws,
     prod over its types of C(unseen of the type, picked of it).
     """
+    pool[POOL_OK] = 0  # cnt changes here
     need = fi[f, FI_NEED]
     rn = fi[f, FI_RN]
     level = fi[f, FI_LEVEL]
@@ -809,11 +952,13 @@ def run(
     par: np.ndarray,
     stats: np.ndarray,
     memo: Dict,
+    pool: np.ndarray,
 ) -> tuple[float, float]:
     """Expectimax (value, win chance) of the node in frame ``base`` (see the module docstring).
 
     ``cnt``, ``bot`` and ``bpos`` are restored on return; ``done`` and ``saved``
-    are per-frame scratch (fled orders; unseen counts of a draw on entry).
+    are per-frame scratch (fled orders; unseen counts of a draw on entry);
+    ``pool`` the pool's sums (``_pool_sums``).
     """
     sp = base + 1
     value = 0.0
@@ -823,14 +968,16 @@ def run(
         f = sp - 1
         if fi[f, FI_OP] == OP_DECIDE:
             if returned:
-                _decision_takes(fi, ff, f, value, win, bpos)
+                _decision_takes(fi, ff, f, value, win, bpos, pool)
             returned = False
             if fi[f, FI_PHASE] == DECIDE_CARDS and _next_card_move(
-                fi, ff, f, cnt, bot, bpos, cfg, par
+                fi, ff, f, cnt, bot, bpos, cfg, par, stats, pool
             ):
                 sp += 1
                 continue
-            if fi[f, FI_PHASE] == DECIDE_FLEE and _next_flee_order(fi, ff, f, bot, bpos, done):
+            if fi[f, FI_PHASE] == DECIDE_FLEE and _next_flee_order(
+                fi, ff, f, bot, bpos, done, pool
+            ):
                 sp += 1
                 continue
             value, win = _decision_value(fi, ff, f, stats)
@@ -844,8 +991,8 @@ def run(
             fi[f, FI_FREE] = 1 if free else 0
             if fi[f, FI_DEPTH] <= 0 and not free:
                 stats[ST_LEAVES] += 1
-                value, win = leaf(cnt, bot, bpos, fi[f, FI_ROOM], fi[f, FI_RN], fi[f, FI_H],
-                             fi[f, FI_W], fi[f, FI_LK], cfg[CFG_EQUAL], par)
+                value, win = _leaf(cnt, bot, bpos, fi[f, FI_ROOM], fi[f, FI_RN], fi[f, FI_H],
+                                   fi[f, FI_W], fi[f, FI_LK], cfg[CFG_EQUAL], par, pool)
                 sp -= 1
                 returned = True
                 continue
@@ -863,13 +1010,13 @@ def run(
             for t in range(NTYPES):
                 saved[f, t] = cnt[t]
             if fi[f, FI_U] < fi[f, FI_NEED]:
-                _draw_all(fi, ff, f, cnt, bot, bpos, cfg)
+                _draw_all(fi, ff, f, cnt, bot, bpos, cfg, pool)
                 sp += 1
                 continue
             fi[f, FI_PHASE] = DRAW_MULTISETS
             phase = DRAW_MULTISETS
         if phase == DRAW_MULTISETS:
-            if _next_multiset(fi, ff, f, cnt, saved, returned, value, win, cfg):
+            if _next_multiset(fi, ff, f, cnt, saved, returned, value, win, cfg, pool):
                 returned = False
                 sp += 1
                 continue
@@ -878,6 +1025,7 @@ def run(
             for t in range(NTYPES):
                 cnt[t] = saved[f, t]
             bpos[0] = fi[f, FI_BPOS0]
+            pool[POOL_OK] = 0
         used_leaf = stats[ST_LEAVES] > fi[f, FI_LEAVES]
         memo[(fi[f, FI_K1], fi[f, FI_K2])] = _memo_pack(value, win, used_leaf)
         sp -= 1
@@ -912,6 +1060,7 @@ def search_root(
     ff = np.zeros((MAX_FRAMES, NFV), np.float64)
     done = np.zeros((MAX_FRAMES, MAX_ORDERS), np.int64)
     saved = np.zeros((MAX_FRAMES, NTYPES), np.int64)
+    pool = np.zeros(NPOOL, np.int64)
     fi[0, :] = root
     nbot = root[FI_HI]
     bpos = np.zeros(2, np.int64)
@@ -919,16 +1068,18 @@ def search_root(
     for a in range(slots.shape[0]):
         leaves0 = stats[ST_LEAVES]
         if modes[a] == 2:
-            _flee(fi, ff, 0, fi[0, FI_ROOM], bot, bpos)
-            v, p = run(1, fi, ff, done, saved, cnt, bot, bpos, cfg, par, stats, memo)
+            _flee(fi, ff, 0, fi[0, FI_ROOM], bot, bpos, pool)
+            v, p = run(1, fi, ff, done, saved, cnt, bot, bpos, cfg, par, stats, memo, pool)
             bpos[1] = nbot
+            pool[POOL_OK] = 0
         else:
-            outcome, score = _play_card(fi, ff, 0, slots[a], modes[a], cnt, bot, bpos, par)
-            if outcome == GAME_OVER:
-                v = score
-                p = 1.0 if score > 0 else 0.0
-            else:
-                v, p = run(1, fi, ff, done, saved, cnt, bot, bpos, cfg, par, stats, memo)
+            outcome, v, p = _play_card(fi, ff, 0, slots[a], modes[a], cnt, bot, bpos, par, pool)
+            if outcome == LEAF:
+                stats[ST_LEAVES] += 1
+                v, p = leaf(cnt, bot, bpos, fi[1, FI_ROOM], fi[1, FI_RN], fi[1, FI_H],
+                            fi[1, FI_W], fi[1, FI_LK], cfg[CFG_EQUAL], par)
+            elif outcome != VALUED:
+                v, p = run(1, fi, ff, done, saved, cnt, bot, bpos, cfg, par, stats, memo, pool)
         out[a] = v
         out_win[a] = p
         exact[a] = 1 if stats[ST_LEAVES] == leaves0 else 0

@@ -166,6 +166,11 @@ def predicted_nodes(info: InfoState, depth: int) -> float:
     return cost
 
 
+def _rank(v: ActionValue) -> tuple[float, int]:
+    """The order of choice: the best value, and on a tie the lowest action."""
+    return (v.value, -int(v.action))
+
+
 class FairAgent:
     """Expectimax on the information state; deterministic for a given state.
 
@@ -310,7 +315,7 @@ class FairAgent:
         vals = self.evaluate(info)
         if not vals:
             raise ValueError(f"no legal action in {info.to_text()}")
-        best = max(vals, key=lambda v: (v.value, -int(v.action)))
+        best = max(vals, key=_rank)
         if best.action.is_flee and info.fled_last and not info.unseen:
             # easy lets a room be fled again and again, and with every card known the
             # values are exact: a flee rotates the dungeon to a position whose best line
@@ -318,7 +323,7 @@ class FairAgent:
             # best other action, which leaves any cycle of flees (games end)
             rest = [v for v in vals if not v.action.is_flee]
             if rest:
-                other = max(rest, key=lambda v: (v.value, -int(v.action)))
+                other = max(rest, key=_rank)
                 if other.value >= best.value:
                     best = other
         return best.action, all(v.exact for v in vals)

@@ -274,7 +274,7 @@ def win_model_from(path: Path, variant: str) -> tuple[float, ...]:
     """The win model of ``variant`` (else classic/strict) in a model file written like
     :data:`MODEL_FILE`, as coefficients in ``FEATURES`` order: a feature the file
     lacks gets 0, so a model fitted on fewer features plays exactly as it did."""
-    data = json.loads(Path(path).read_text())
+    data = json.loads(path.read_text())
     models = data["models"]
     m = models.get(variant) or models["classic/strict"]
     coef = dict(zip(data["features"], m["coef"], strict=True))
