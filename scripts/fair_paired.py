@@ -5,7 +5,10 @@
 
 Each side is a Parquet file or a JSON-lines cache of ``scripts/fair_games.py``
 (or of ``scripts/pimc_games.py``: rows with seed and won); with
-``--a-version`` / ``--b-version`` only the rows of that agent_version count.
+``--a-version`` / ``--b-version`` only the rows of that agent_version count,
+and with ``--a-where KEY=VALUE`` / ``--b-where`` (repeatable) only the rows
+whose KEY is VALUE (as JSON, else text): ``--b-where samples=8`` picks PIMC's
+8-sample games out of a file that also holds 32-sample ones.
 Only the seeds both sides played are compared. The output (one JSON object):
 the deals paired, the wins of each side, ``a_only`` and ``b_only`` (deals one
 side won and the other lost), the two-sided exact sign test on those, and
@@ -26,9 +29,23 @@ from scoundrel_solver.jsonl import read_json_lines
 from scoundrel_solver.summary import Z95
 
 
+def parse_where(items: list[str] | None) -> dict[str, Any]:
+    """``KEY=VALUE`` filters; a VALUE that reads as JSON (8, true) is taken as such."""
+    out: dict[str, Any] = {}
+    for item in items or []:
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise SystemExit(f"fair_paired: --where {item!r} is not KEY=VALUE")
+        try:
+            out[key] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key] = value
+    return out
+
+
 def load(path: Path, variant: str | None, rule: str | None,
-         version: str | None) -> dict[int, bool]:
-    """seed -> won, for the rows of one side."""
+         version: str | None, where: dict[str, Any] | None = None) -> dict[int, bool]:
+    """seed -> won, for the rows of one side (a seed twice: the last row counts)."""
     if path.suffix == ".parquet":
         import pandas as pd
 
@@ -42,6 +59,8 @@ def load(path: Path, variant: str | None, rule: str | None,
         if rule and r.get("weapon_rule", rule) != rule:
             continue
         if version and r.get("agent_version") != version:
+            continue
+        if any(r.get(k) != v for k, v in (where or {}).items()):
             continue
         out[int(r["seed"])] = bool(r["won"])
     return out
@@ -83,9 +102,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--weapon-rule", default="strict")
     p.add_argument("--a-version")
     p.add_argument("--b-version")
+    p.add_argument("--a-where", action="append", metavar="KEY=VALUE")
+    p.add_argument("--b-where", action="append", metavar="KEY=VALUE")
     args = p.parse_args(argv)
-    a = load(args.a, args.variant, args.weapon_rule, args.a_version)
-    b = load(args.b, args.variant, args.weapon_rule, args.b_version)
+    a = load(args.a, args.variant, args.weapon_rule, args.a_version, parse_where(args.a_where))
+    b = load(args.b, args.variant, args.weapon_rule, args.b_version, parse_where(args.b_where))
     print(json.dumps(paired(a, b)))
     return 0
 

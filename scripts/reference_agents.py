@@ -253,27 +253,29 @@ def fair_rows() -> list[Row]:
 
 
 def pimc_rows() -> list[Row]:
-    """PIMC's games in ``data/pimc-games.jsonl`` (``scripts/pimc_games.py``; classic/strict)."""
+    """PIMC's games in ``data/pimc-games.jsonl`` (``scripts/pimc_games.py``), per rule set
+    and sample count (rows without a variant are classic/strict)."""
     path = DATA / "pimc-games.jsonl"
-    games: dict[int, dict[int, Game]] = {}
+    games: dict[tuple[str, str, int], dict[int, Game]] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         try:
             r = json.loads(line)
         except json.JSONDecodeError:  # a line cut short by a stopped run
             continue
-        if r.get("agent") != "pimc":  # the file also holds the fair agent's paired games
+        if r.get("agent") != "pimc":  # the file also holds hybrids' and the fair agent's games
             continue
         cpu = r.get("cpu_seconds")
         # a seed played twice keeps its last game
-        games.setdefault(int(r["samples"]), {})[int(r["seed"])] = Game(
+        key = (r.get("variant", "classic"), r.get("weapon_rule", "strict"), int(r["samples"]))
+        games.setdefault(key, {})[int(r["seed"])] = Game(
             int(r["seed"]), int(r["score"]), bool(r["won"]),
             None if cpu is None else float(cpu))
     return [
-        row_of("pimc", f"{k} sampled dungeons a decision", "classic", "strict",
+        row_of("pimc", f"{k} sampled dungeons a decision", variant, rule,
                sorted(g.values(), key=lambda x: x.seed),
                "data/pimc-games.jsonl (scripts/pimc_games.py)",
                "fewer seeds than the evaluation set (seconds of CPU a decision)")
-        for k, g in sorted(games.items())
+        for (variant, rule, k), g in sorted(games.items())
     ]
 
 
