@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
 
-_SPEC = importlib.util.spec_from_file_location(
-    "fair_paired", Path(__file__).resolve().parents[1] / "scripts" / "fair_paired.py")
-assert _SPEC is not None and _SPEC.loader is not None
-fair_paired = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(fair_paired)
+from conftest import load_script
+
+fair_paired = load_script("fair_paired")
 
 
 def _write(path: Path, rows: list[dict[str, object]]) -> Path:

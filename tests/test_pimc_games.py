@@ -3,7 +3,6 @@ the script's rows, resumption and table hold together."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import subprocess
@@ -14,16 +13,14 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import scoundrel_core as sc
+from conftest import SCRIPTS, load_script
 from scoundrel_core import FULL_DECK
 from scoundrel_core.info import InfoState, observe
 from scoundrel_solver.fair.agent import FairAgent
 from scoundrel_solver.fair.pimc import PimcAgent, sample_orders, tally_actions
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "pimc_games.py"
-_SPEC = importlib.util.spec_from_file_location("pimc_games", SCRIPT)
-assert _SPEC is not None and _SPEC.loader is not None
-pimc_games = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(pimc_games)
+SCRIPT = SCRIPTS / "pimc_games.py"
+pimc_games = load_script("pimc_games")
 
 
 def _info(seed: int, n_cards: int, steps: int) -> InfoState:
