@@ -4,7 +4,6 @@ the script's rows, resumption and table hold together."""
 from __future__ import annotations
 
 import json
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -12,12 +11,11 @@ from pathlib import Path
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-import scoundrel_core as sc
 from conftest import SCRIPTS, load_script
-from scoundrel_core import FULL_DECK
-from scoundrel_core.info import InfoState, observe
+from scoundrel_core.info import InfoState
 from scoundrel_solver.fair.agent import FairAgent
 from scoundrel_solver.fair.pimc import PimcAgent, sample_orders, tally_actions
+from test_pimc import _walk
 
 SCRIPT = SCRIPTS / "pimc_games.py"
 pimc_games = load_script("pimc_games")
@@ -25,17 +23,7 @@ pimc_games = load_script("pimc_games")
 
 def _info(seed: int, n_cards: int, steps: int) -> InfoState:
     """What the player knows after ``steps`` random moves of a small random deal."""
-    rng = random.Random(seed)
-    s = sc.new_game(deck=rng.sample(FULL_DECK, n_cards), partial=True)
-    info = InfoState.initial(s)
-    for _ in range(steps):
-        if s.is_over:
-            break
-        a = rng.choice(sc.legal_actions(s))
-        s2 = sc.apply(s, a)
-        info = observe(info, a, s2)
-        s = s2
-    return info
+    return _walk(seed, n_cards, steps)[1]
 
 
 @given(st.integers(0, 10**6), st.integers(7, 10), st.integers(0, 3), st.integers(0, 8))
