@@ -4,6 +4,7 @@ the script's rows, resumption and table hold together."""
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -50,6 +51,25 @@ def test_hybrids_choose_as_their_parts(seed: int, n_cards: int, steps: int, abov
     allowed = {t.action for t in tallies if t.wins == top}
     vals = [v for v in FairAgent().evaluate(info) if v.action in allowed]
     assert chosen == max(vals, key=lambda v: (v.value, -int(v.action))).action
+
+
+@given(st.integers(0, 10**6), st.integers(9, 12), st.integers(0, 4), st.randoms(),
+       st.integers(0, 8))
+@settings(max_examples=10, deadline=None)
+def test_hybrids_do_not_peek(seed: int, n_cards: int, steps: int, shuffler: random.Random,
+                             above: int) -> None:
+    """Two deals that differ only in the order of the unseen cards get the same decision."""
+    s, info = _walk(seed, n_cards, steps)
+    assume(not s.is_over and len(info.unseen) >= 4)
+    d, nb = list(s.dungeon), len(info.bottom)
+    hidden = d[: len(d) - nb]
+    shuffler.shuffle(hidden)
+    info2 = InfoState.from_state(s.with_dungeon(hidden + d[len(d) - nb:]), info.bottom)
+    assert info2 == info
+    for kind in (pimc_games.PimcThenFair, pimc_games.PimcWinsThenFair, pimc_games.FairThenPimc):
+        one = kind(PimcAgent(samples=4, seed=2), FairAgent(), above).choose(info)
+        two = kind(PimcAgent(samples=4, seed=2), FairAgent(), above).choose(info2)
+        assert one == two, kind.__name__
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
