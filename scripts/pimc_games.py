@@ -43,8 +43,9 @@ from typing import Any
 import scoundrel_core as sc
 from scoundrel_core import Action
 from scoundrel_core.info import InfoState
+from scoundrel_solver.errors import SolverError
 from scoundrel_solver.exact.solve import is_winnable
-from scoundrel_solver.fair.agent import FairAgent
+from scoundrel_solver.fair.agent import FairAgent, _rank
 from scoundrel_solver.fair.api import play_with
 from scoundrel_solver.fair.pimc import PimcAgent, sample_orders, world
 from scoundrel_solver.seeds import parse_seed_range
@@ -111,7 +112,7 @@ class PimcWinsThenFair(PimcThenFair):
             wins[a] = n
         top = max(wins.values())
         vals = [v for v in self.fair.evaluate(info) if wins[v.action] == top]
-        return max(vals, key=lambda v: (v.value, -int(v.action))).action, False
+        return max(vals, key=_rank).action, False
 
 
 HYBRIDS = ("hybrid", "filter", "late")
@@ -147,14 +148,19 @@ def play(args: argparse.Namespace) -> None:
     except sc.ScoundrelError as e:
         raise SystemExit(f"pimc_games: {e}") from None
     done = _done(path, (variant.name, variant.weapon_rule, args.agent, samples, above))
-    pimc = PimcAgent(samples=args.samples, max_nodes=args.max_nodes) if samples else None
+    try:
+        pimc = (PimcAgent(samples=args.samples, max_nodes=args.max_nodes)
+                if args.agent != "fair" else None)
+    except SolverError as e:
+        raise SystemExit(f"pimc_games: {e}") from None
     k, n = map(int, args.part.split("/"))
     for seed in parse_seed_range(args.seeds):
         if seed in done or seed % n != k:
             continue
         # wall seconds: pimc-games.jsonl's decision_seconds always were
         inner: Any = pimc if pimc is not None else FairAgent()
-        if above is not None and pimc is not None:
+        if above is not None:
+            assert pimc is not None
             kind = {"filter": PimcWinsThenFair, "late": FairThenPimc}.get(args.agent, PimcThenFair)
             inner = kind(pimc, FairAgent(), above)
         timed = TimedAgent(inner, clock=time.perf_counter)
@@ -210,7 +216,7 @@ def table(args: argparse.Namespace) -> None:
                 name += f" ({game}/{rule})"
             print(f"| {name} | {k or '-'} | {span} | {wins}/{n} | {wins / n:.1%} "
                   f"({lo:.1%}-{hi:.1%}) | {statistics.mean(r['score'] for r in sel):.1f} "
-                  f"| {_median_cpu(sel)} "
+                  f"| {_cpu(sel)} "
                   f"| {_ms(statistics.median(dec))} / {_ms(_p99(dec))} "
                   f"| {cut if agent != 'fair' else '-'} |")
 
@@ -225,7 +231,7 @@ def _ms(seconds: float) -> str:
     return f"{1000 * seconds:.1f}"
 
 
-def _median_cpu(rows: list[dict[str, Any]]) -> str:
+def _cpu(rows: list[dict[str, Any]]) -> str:
     """Median and mean CPU seconds per game over the rows that recorded it (the machine
     is shared: wall time says more about the load than about the agent)."""
     cpu = [r["cpu_seconds"] for r in rows if "cpu_seconds" in r]

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from conftest import SCRIPTS, load_script
 from scoundrel_core.info import InfoState
-from scoundrel_solver.fair.agent import FairAgent
+from scoundrel_solver.fair.agent import FairAgent, _rank
 from scoundrel_solver.fair.pimc import PimcAgent, sample_orders, tally_actions
 from test_pimc import _walk
 
@@ -50,7 +50,7 @@ def test_hybrids_choose_as_their_parts(seed: int, n_cards: int, steps: int, abov
     top = max(t.wins for t in tallies)
     allowed = {t.action for t in tallies if t.wins == top}
     vals = [v for v in FairAgent().evaluate(info) if v.action in allowed]
-    assert chosen == max(vals, key=lambda v: (v.value, -int(v.action))).action
+    assert chosen == max(vals, key=_rank).action
 
 
 @given(st.integers(0, 10**6), st.integers(9, 12), st.integers(0, 4), st.randoms(),
@@ -110,6 +110,9 @@ def test_bad_options_are_named(tmp_path: Path) -> None:
     assert "Traceback" not in r.stderr
     r = _run("play", "--agent", "filter", "--out", out)
     assert r.returncode != 0 and "--agent filter needs --pimc-above" in r.stderr
+    r = _run("play", "--agent", "late", "--samples", "0", "--pimc-above", "30", "--out", out)
+    assert r.returncode != 0 and "samples 0 must be an integer" in r.stderr
+    assert "Traceback" not in r.stderr and not Path(out).exists()
 
 
 def test_filter_overrides_the_agent_where_pimc_wins_more() -> None:
