@@ -152,7 +152,7 @@ def test_exact_values_match_brute_force(seed: int, n_cards: int, variant: str, b
     rng = random.Random(seed)
     deck = rng.sample(FULL_DECK, n_cards)
     s = sc.new_game(deck=deck, variant=variant, partial=True)
-    agent = FairAgent(node_budget=10**9, weights={"win_bonus": bonus})
+    agent = FairAgent(node_budget=10**9, weights={"win_bonus": bonus}, endgame=0)
     vals = agent.evaluate(InfoState.initial(s))
     assert all(v.exact for v in vals)
     brute = brute_outcomes(s, win_bonus=bonus)
