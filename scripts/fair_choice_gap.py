@@ -6,8 +6,10 @@ The agent maximises expected score plus a win bonus times the chance of
 winning, so its choice is not always the action with the highest chance of
 winning. At every decision of its own games with more than one legal action
 this prints how far the chosen action's chance falls below the highest on
-offer, in points of percentage (the web review measures drops from the
-agent's choice; docs/web.md quotes these figures). One JSON object: the
+offer, in points of percentage (in the classic/strict endgame, PIMC's sampled
+chances: there the agent plays the action that wins most, so it gives up
+none). The web review measures drops from the agent's choice; docs/web.md
+quotes these figures. One JSON object: the
 variant, weapon rule, seeds, agent revision, decisions, how many gave up any
 chance, the median and largest gap among those, and the seed and position of
 the largest.
@@ -41,6 +43,10 @@ class _Watched(FairAgent):
 
     def choose(self, info: InfoState) -> tuple[Action, bool]:
         action, exact = super().choose(info)
+        if self.in_endgame(info):
+            # PIMC's choice does not call evaluate (it scores only where wins tie): ask
+            # for every action's sampled values, the ones a hint shows
+            self.last = self.sampled_values(info)
         self.seen.append((action, self.last, info))
         return action, exact
 

@@ -13,7 +13,9 @@ Only the seeds both sides played are compared. The output (one JSON object):
 the deals paired, the wins of each side, ``a_only`` and ``b_only`` (deals one
 side won and the other lost), the two-sided exact sign test on those, and
 the difference in win rate (B minus A) with a 95% normal interval for paired
-outcomes.
+outcomes, and ``same_score_and_decisions``: the paired deals whose games end
+with the same score after as many decisions (null if a side does not record
+them).
 """
 
 from __future__ import annotations
@@ -46,13 +48,30 @@ def parse_where(items: list[str] | None) -> dict[str, Any]:
 def load(path: Path, variant: str | None, rule: str | None,
          version: str | None, where: dict[str, Any] | None = None) -> dict[int, bool]:
     """seed -> won, for the rows of one side (a seed twice: the last row counts)."""
+    return {s: bool(r["won"]) for s, r in load_rows(path, variant, rule, version, where).items()}
+
+
+def same_games(a: dict[int, dict[str, Any]], b: dict[int, dict[str, Any]]) -> int | None:
+    """How many deals both sides played end with the same score after as many decisions
+    (two agents that play alike agree on every one); None if a side's rows lack them."""
+    seeds = sorted(set(a) & set(b))
+    if not all("score" in r and "decisions" in r for side in (a, b) for r in side.values()):
+        return None
+    return sum((a[s]["score"], a[s]["decisions"]) == (b[s]["score"], b[s]["decisions"])
+               for s in seeds)
+
+
+def load_rows(path: Path, variant: str | None, rule: str | None,
+              version: str | None, where: dict[str, Any] | None = None
+              ) -> dict[int, dict[str, Any]]:
+    """seed -> row, for the rows of one side (a seed twice: the last row counts)."""
     if path.suffix == ".parquet":
         import pandas as pd
 
         rows: list[dict[str, Any]] = pd.read_parquet(path).to_dict("records")
     else:
         rows = [row for _, row in read_json_lines(path)]
-    out = {}
+    out: dict[int, dict[str, Any]] = {}
     for r in rows:
         if variant and r.get("variant", variant) != variant:
             continue
@@ -62,7 +81,7 @@ def load(path: Path, variant: str | None, rule: str | None,
             continue
         if any(r.get(k) != v for k, v in (where or {}).items()):
             continue
-        out[int(r["seed"])] = bool(r["won"])
+        out[int(r["seed"])] = r
     return out
 
 
@@ -105,9 +124,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--a-where", action="append", metavar="KEY=VALUE")
     p.add_argument("--b-where", action="append", metavar="KEY=VALUE")
     args = p.parse_args(argv)
-    a = load(args.a, args.variant, args.weapon_rule, args.a_version, parse_where(args.a_where))
-    b = load(args.b, args.variant, args.weapon_rule, args.b_version, parse_where(args.b_where))
-    print(json.dumps(paired(a, b)))
+    a = load_rows(args.a, args.variant, args.weapon_rule, args.a_version,
+                  parse_where(args.a_where))
+    b = load_rows(args.b, args.variant, args.weapon_rule, args.b_version,
+                  parse_where(args.b_where))
+    out = paired({s: bool(r["won"]) for s, r in a.items()},
+                 {s: bool(r["won"]) for s, r in b.items()})
+    out["same_score_and_decisions"] = same_games(a, b)
+    print(json.dumps(out))
     return 0
 
 

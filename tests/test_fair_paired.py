@@ -46,3 +46,18 @@ def test_paired_counts_and_interval() -> None:
     assert lo < 0.2 < hi
     # one-sided discordance 1 of 3 at p = 1/2: 2 * (1 + 3) / 8
     assert out["sign_test_p"] == pytest.approx(1.0)
+
+
+def test_same_games_counts_equal_endings(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                         ) -> None:
+    a = _write(tmp_path / "a.jsonl", [{"seed": s, "won": s > 0, "score": s, "decisions": 40}
+                                      for s in range(4)])
+    b = _write(tmp_path / "b.jsonl", [{"seed": s, "won": s > 0, "score": s,
+                                       "decisions": 40 + (s == 2)} for s in range(1, 6)])
+    assert fair_paired.main([str(a), str(b)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    # seeds 1-3 are paired; seed 2 took one more decision on side b
+    assert (out["deals"], out["same_score_and_decisions"]) == (3, 2)
+    bare = _write(tmp_path / "c.jsonl", [{"seed": s, "won": True} for s in range(4)])
+    assert fair_paired.main([str(a), str(bare)]) == 0
+    assert json.loads(capsys.readouterr().out)["same_score_and_decisions"] is None

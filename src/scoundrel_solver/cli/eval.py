@@ -57,7 +57,8 @@ __all__ = ["main"]
 
 PROG = "scoundrel-eval"
 AGENTS = ("fair", "pimc", "greedy", "random")
-_FAIR_OPTIONS = {"budget": "node_budget", "depth": "max_depth", "shallow_above": "shallow_above"}
+_FAIR_OPTIONS = {"budget": "node_budget", "depth": "max_depth", "shallow_above": "shallow_above",
+                 "endgame": "endgame"}
 _PIMC_OPTIONS = {"samples": "samples"}
 
 
@@ -177,6 +178,9 @@ def build_parser() -> Parser:
                    help="fair: maximum depth (refills)")
     p.add_argument("--shallow-above", metavar="CARDS", type=non_negative_int, default=None,
                    help="fair: depth 0 while more cards than this are unseen")
+    p.add_argument("--endgame", metavar="CARDS", type=non_negative_int, default=None,
+                   help="fair: PIMC with 8 samples at or below this many unseen cards "
+                   "(0: never; default 24 under classic/strict, never elsewhere)")
     p.add_argument("--samples", metavar="K", type=positive_int, default=None,
                    help="pimc: dungeons sampled per decision (default 16)")
     p.add_argument("--out", metavar="FILE",

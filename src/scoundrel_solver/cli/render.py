@@ -87,15 +87,23 @@ def print_fair(start: sc.State, seed: int | None, game: FairGame, best: SolveRes
 def print_advice(values: Sequence[ActionValue], as_json: bool) -> None:
     """Each legal action's chance of winning and expected final score, and the value the
     agent ranks by (expected score + win bonus x chance of winning), best first (JSON:
-    in legal-action order, one object per action)."""
+    in legal-action order, one object per action). In the endgame the rows are
+    sampled (``samples`` > 0) and rank by orders won, then mean score."""
     if as_json:
         print(json.dumps([{"action": str(v.action), "value": v.value,
                            "win_chance": v.win_chance, "expected_score": v.expected_score,
-                           "exact": v.exact} for v in values]))
+                           "exact": v.exact, "samples": v.samples} for v in values]))
         return
+    from ..fair.agent import choice_key  # the values exist: the agent has loaded
+
+    samples = max((v.samples for v in values), default=0)
+    if samples:
+        print(f"endgame: {samples} sampled dungeon orders, each solved as if known; the agent "
+              "plays the action that wins most of them, then the best mean score")
     print("action  win chance  expected score     value")
-    for v in sorted(values, key=lambda x: -x.value):
-        how = "exact" if v.exact else "depth-limited estimate"
+    for v in sorted(values, key=choice_key, reverse=True):
+        how = "exact" if v.exact else (
+            f"sampled ({samples} orders)" if v.samples else "depth-limited estimate")
         print(f"{v.action!s:<6} {100 * v.win_chance:10.1f}%  {v.expected_score:14.2f}  "
               f"{v.value:8.2f}  {how}")
 

@@ -137,13 +137,21 @@ def render_actions(game: Session, pal: Palette) -> list[str]:
 def render_hint(game: Session, values: Sequence[ActionValue], pal: Palette) -> list[str]:
     """The fair agent's values, best first, with the action numbers of the list."""
     number = {a: i for i, a in enumerate(game.legal(), 1)}
-    ranked = sorted(values, key=lambda v: (-v.value, int(v.action)))
-    bonus = win_bonus_for(str(game.state.variant))
-    lines = ["Fair agent (sees only what you see), best first "
-             f"(it maximises expected score + {bonus:g} x win chance):",
+    from ..fair.agent import choice_key  # here: values exist only once the agent has loaded
+
+    ranked = sorted(values, key=choice_key, reverse=True)
+    samples = max((v.samples for v in values), default=0)
+    if samples:
+        how_it = (f"endgame: it samples {samples} dungeon orders, solves each as if it "
+                  "were known, and plays the action that wins most of them, then the best "
+                  "mean score")
+    else:
+        how_it = (f"it maximises expected score + "
+                  f"{win_bonus_for(str(game.state.variant)):g} x win chance")
+    lines = [f"Fair agent (sees only what you see), best first ({how_it}):",
              "       action  win chance  expected score"]
     for v in ranked:
-        how = "exact" if v.exact else "estimated"
+        how = "exact" if v.exact else ("sampled" if v.samples else "estimated")
         lines.append(pal.paint(f"  {number[v.action]:>2}  {v.action!s:<6} "
                                f"{100 * v.win_chance:9.1f}%  {v.expected_score:14.1f}  {how}"))
     return lines

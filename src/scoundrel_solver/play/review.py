@@ -9,7 +9,9 @@ Three numbers and a list:
 - the player's costliest decisions by the fair agent's values: at each
   decision the agent values every legal action from the information state the
   player had, and the cost is the best value minus the value of the action
-  played (zero when the player chose an action the agent valued best). Each
+  played (zero when the player chose the agent's own choice, or an action it
+  valued higher: in the endgame the agent plays by sampled orders won, not by
+  value; see :class:`~scoundrel_solver.fair.agent.ActionValue`). Each
   decision also keeps the agent's chance of winning and expected final score
   after the action played and after its own choice.
 """
@@ -24,7 +26,7 @@ from scoundrel_core import Action, GameRecord, State
 
 from ..exact.result import SolveResult
 from ..exact.solve import solve
-from ..fair.agent import FairAgent
+from ..fair.agent import FairAgent, choice_key
 from ..fair.api import FairGame, play_fair
 from .session import Session
 
@@ -93,7 +95,7 @@ def decision_costs(record: GameRecord, agent: FairAgent | None = None) -> list[D
         played = game.read_action(text)
         if len(game.legal()) > 1:
             vals = agent.evaluate(game.info)
-            best = max(vals, key=lambda v: (v.value, -int(v.action)))
+            best = max(vals, key=choice_key)
             mine = next(v for v in vals if v.action == played)
             out.append(Decision(step, game.room_number(), game.state, played, best.action,
                                 mine.value, best.value, all(v.exact for v in vals),

@@ -16,7 +16,7 @@ import scoundrel_solver
 from scoundrel_core import InfoState, State
 
 from ..fair import FairAgent, play_fair
-from .hints import HintRow, hint_rows
+from .hints import HintRow, best_row, hint_rows
 from .labels import LIVE, game_accuracy, label
 
 __all__ = ["MEMO_LIMIT", "hint", "ping", "review", "solve_json", "warm"]
@@ -92,7 +92,8 @@ def review(start: State, line: list[str], bottom: tuple[sc.Card, ...],
         if len(legal) > 1:
             rows = hint(info)
             mine = next(r for r in rows if r["action"] == str(a))
-            best = max(rows, key=lambda r: r["value"])  # the agent's own choice
+            best = best_row(rows)  # the agent's own choice
+            assert best is not None
             # the drop is measured against the agent's own move: the agent plays itself
             # without a single label (it trades a little chance of winning for score
             # where its utility says so, and that is its choice, not an error)

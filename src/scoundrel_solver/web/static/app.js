@@ -103,7 +103,10 @@
       tr.appendChild(el("td", "win", row.win_chance === null ? "n/a" : pct(row.win_chance)));
       tr.appendChild(el("td", "score",
         row.expected_score === null ? "n/a" : row.expected_score.toFixed(2)));
-      var note = row.exact ? "exact" : "estimated";
+      // in the endgame the agent samples dungeon orders and solves each as if known
+      var note = row.exact ? "exact" : (row.samples ? "won in " +
+        Math.round(row.win_chance * row.samples) + " of " + row.samples +
+        " sampled orders" : "estimated");
       if (row.action === data.best) note += " · agent's choice";
       tr.appendChild(el("td", null, note));
       tbody.appendChild(tr);
