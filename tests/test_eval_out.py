@@ -12,6 +12,7 @@ import pytest
 
 from conftest import fill_disk, free_disk
 from scoundrel_solver.cli.eval import main
+from scoundrel_solver.fair.version import agent_version
 from test_cli_signals import ALL_SEEDS, _command, _pty_run, _workers
 
 
@@ -98,3 +99,20 @@ def test_a_full_disk_stops_with_one_line_and_the_run_resumes(
     assert main(["--agent", "greedy", "--seeds", "0:200", "--out", str(out), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["games"] == 200
     assert sorted(r["seed"] for r in rows(out)) == list(range(200))  # type: ignore[type-var]
+
+
+def test_rows_of_another_revision_are_kept_and_played_again(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "g.jsonl"
+    assert main(["--agent", "greedy", "--seeds", "0:3", "--out", str(out), "--quiet"]) == 0
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    assert {r["agent_version"] for r in rows} == {agent_version()}
+    # the first row as an older revision wrote it, the second as another revision
+    old = {k: v for k, v in rows[0].items() if k != "agent_version"}
+    other = {**rows[1], "agent_version": "0.0.0+fair.000000000000"}
+    out.write_text("".join(json.dumps(r) + "\n" for r in (old, other, rows[2])))
+    capsys.readouterr()
+    assert main(["--agent", "greedy", "--seeds", "0:3", "--out", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 3
+    again = [json.loads(x) for x in out.read_text().splitlines()]
+    assert len(again) == 5 and [r["seed"] for r in again[3:]] == [0, 1]

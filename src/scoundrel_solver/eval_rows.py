@@ -1,14 +1,18 @@
 """The rows of ``scoundrel-eval --out FILE``: one game per line, resumable.
 
 Each line is one JSON object (``"format": "scoundrel-eval/1"``): the agent and
-its options, the variant and weapon rule, the seed, and how the game went
+its options, the agent revision that played (``agent_version``:
+:func:`~scoundrel_solver.fair.version.agent_version`, which covers every fair
+agent), the variant and weapon rule, the seed, and how the game went
 (``score``, ``won``, ``seconds``, ``decisions``, ``exact_decisions``). The file
 keeps the promises of a solver results file (:mod:`.jsonl`): a row is written
 whole as soon as its game ends, under the file's lock; a stop at any moment
 keeps every finished game; a full disk cuts back to the last whole row; the
 same command resumes, playing only the seeds the file does not hold for that
-agent, options and variant. Rows of other agents or options are kept and not
-counted.
+agent, options, revision and variant. Rows of other agents, options or
+revisions (rows written before ``agent_version`` existed among them) are kept
+and not counted: a changed agent plays its games again rather than mixing
+with the old one's.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import Any, Final
 
 import scoundrel_core as sc
 
+from .fair.version import agent_version
 from .jsonl import ResultsFileError, read_json_lines
 from .result_rows import BEST_SCORE, WORST_SCORE
 from .summary import Outcome
@@ -33,7 +38,8 @@ def eval_row(agent: str, options: dict[str, Any], variant: sc.Variant, seed: int
              game: Outcome) -> dict[str, Any]:
     """The line written for one finished game."""
     return {"format": EVAL_FORMAT, "agent": agent, "options": options,
-            "variant": variant.name, "weapon_rule": variant.weapon_rule, "seed": seed,
+            "agent_version": agent_version(), "variant": variant.name,
+            "weapon_rule": variant.weapon_rule, "seed": seed,
             "score": game.score, "won": game.won, "seconds": round(game.seconds, 6),
             "decisions": game.decisions, "exact_decisions": game.exact_decisions}
 
@@ -67,8 +73,8 @@ def _outcome(row: Any, where: str) -> Outcome:
 
 def finished_games(path: Path, agent: str, options: dict[str, Any], variant: sc.Variant,
                    seeds: Any) -> dict[int, Outcome]:
-    """The games the file holds for this agent, options and variant, by seed (in the
-    range); the first row of a seed counts."""
+    """The games the file holds for this agent, options, revision and variant, by seed
+    (in the range); the first row of a seed counts."""
     done: dict[int, Outcome] = {}
     for n, row in read_json_lines(path):
         game = _outcome(row, f"{path}:{n}")
@@ -76,6 +82,7 @@ def finished_games(path: Path, agent: str, options: dict[str, Any], variant: sc.
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= sc.MAX_SEED:
             raise ResultsFileError(f"{path}:{n}: seed {sc.excerpt(seed, 40)} is not a seed")
         if (row.get("agent") == agent and row.get("options") == options
+                and row.get("agent_version") == agent_version()
                 and row.get("variant") == variant.name
                 and row.get("weapon_rule") == variant.weapon_rule
                 and seed in seeds and seed not in done):
