@@ -196,6 +196,26 @@ def test_hints_show_the_chance_of_winning_and_the_expected_score(tab: Page) -> N
     assert 0 <= float(bar.get_attribute("data-win-chance") or "nan") <= 1
 
 
+def test_endgame_hints_say_they_are_sampled(tab: Page) -> None:
+    # seed 42 after these 14 steps: room 7, 20 cards unseen, in classic/strict's endgame
+    line = "flee,3D,10D,4H,KC/w,2S/f,6H,10S/w,7C/w,3S/f,4C/w,7D,AS/w,flee"
+    info = sc.InfoState.initial(sc.new_game(seed=42))
+    s = sc.new_game(seed=42)
+    for text in line.split(","):
+        a = sc.parse_action(s, text)
+        nxt = sc.apply(s, a)
+        info, s = sc.observe(info, a, nxt), nxt
+    assert len(info.unseen) == 20
+    page = tab.go(f"/play?seed=42&line={line}")
+    page.keyboard.press("h")
+    rows = page.locator("#hint-body table.hints tbody tr")
+    rows.first.wait_for()
+    assert "optimistic" in page.locator("#hint-body .sampled-note").inner_text()
+    notes = [rows.nth(i).locator("td").nth(3).inner_text() for i in range(rows.count())]
+    assert all(" of 8 sampled orders" in n for n in notes), notes
+    assert sum("agent's choice" in n for n in notes) == 1
+
+
 def test_undo_to_any_depth(tab: Page) -> None:
     page = tab.go("/play?seed=3")
     start_room = _room_texts(page)

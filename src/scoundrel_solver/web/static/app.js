@@ -84,6 +84,13 @@
       bar.appendChild(el("span", "number", pct(data.win_chance)));
       body.appendChild(bar);
     }
+    var sampled = data.actions.filter(function (row) { return row.samples; });
+    if (sampled.length) {
+      body.appendChild(el("p", "sampled-note", "Endgame: the agent deals " +
+        sampled[0].samples + " orders of the unseen cards and solves each as if it " +
+        "were known, so these chances are optimistic; it plays the move that wins " +
+        "the most orders."));
+    }
     var table = el("table", "hints");
     var head = el("tr");
     ["Action", "Chance of winning", "Expected final score", ""].forEach(function (h) {
