@@ -48,7 +48,12 @@ def parse_where(items: list[str] | None) -> dict[str, Any]:
 def load(path: Path, variant: str | None, rule: str | None,
          version: str | None, where: dict[str, Any] | None = None) -> dict[int, bool]:
     """seed -> won, for the rows of one side (a seed twice: the last row counts)."""
-    return {s: bool(r["won"]) for s, r in load_rows(path, variant, rule, version, where).items()}
+    return wins(load_rows(path, variant, rule, version, where))
+
+
+def wins(rows: dict[int, dict[str, Any]]) -> dict[int, bool]:
+    """seed -> won, of rows by seed."""
+    return {s: bool(r["won"]) for s, r in rows.items()}
 
 
 def same_games(a: dict[int, dict[str, Any]], b: dict[int, dict[str, Any]]) -> int | None:
@@ -128,8 +133,7 @@ def main(argv: list[str] | None = None) -> int:
                   parse_where(args.a_where))
     b = load_rows(args.b, args.variant, args.weapon_rule, args.b_version,
                   parse_where(args.b_where))
-    out = paired({s: bool(r["won"]) for s, r in a.items()},
-                 {s: bool(r["won"]) for s, r in b.items()})
+    out = paired(wins(a), wins(b))
     out["same_score_and_decisions"] = same_games(a, b)
     print(json.dumps(out))
     return 0
