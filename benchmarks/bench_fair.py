@@ -61,8 +61,8 @@ def bench_strength(seeds: range) -> None:
     print("\nagent                               games  wins  mean score  s/game")
     configs = {
         "depth 0 everywhere": FairAgent(max_depth=0),
-        "deepen below 24 unseen (default)": FairAgent(),
-        "deepen below 40 unseen": FairAgent(shallow_above=40),
+        "default (deepen 30, PIMC 24)": FairAgent(),
+        "deepen from 40 unseen": FairAgent(shallow_above=40),
     }
     for name, agent in configs.items():
         t = time.perf_counter()

@@ -172,7 +172,7 @@ def test_options_are_checked_and_registered() -> None:
     assert (agent.samples, agent.max_nodes, agent.seed) == (3, 1000, 7)
     for bad in ({"samples": 0}, {"samples": 2.5}, {"max_nodes": 0}, {"seed": "x"}):
         with pytest.raises(SolverError):
-            PimcAgent(**bad)  # type: ignore[arg-type]
+            PimcAgent(**bad)
 
 
 def test_node_limit_is_counted() -> None:
