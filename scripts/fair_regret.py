@@ -16,7 +16,7 @@ score-optimal policy, and each agent's exact expected score and win
 probability. The table averages the decks of a size (each deck weighs the
 same); regret = optimal minus agent.
 
-Agents (``--agent``, repeatable; default: the four below):
+Agents (``--agent``, repeatable; default: ``DEFAULT_AGENTS``):
   fair[:option=value,...]   FairAgent with these options, e.g. fair:max_depth=0;
                             --weights FILE.json (leaf weights) goes to every fair agent
   greedy | random           the baselines
@@ -52,7 +52,12 @@ from scoundrel_solver.fair.optimum import agent_value, draw_deck, fair_optimum
 from scoundrel_solver.fair.protocol import Agent
 from scoundrel_solver.provenance import csv_header, provenance, script_provenance
 
-DEFAULT_AGENTS = ["fair", "fair:max_depth=1", "fair:max_depth=0", "greedy"]
+# the default agent plays these small decks as its endgame (PIMC, at most 24 unseen
+# cards under classic/strict); endgame=0 is its search alone, at full and cut depths
+DEFAULT_AGENTS = [
+    "fair", "fair:endgame=0", "fair:endgame=0,max_depth=1", "fair:endgame=0,max_depth=0",
+    "greedy",
+]
 
 DECK_FIELDS = [
     "deck_size", "deck", "agent", "optimal_score", "agent_score", "optimal_win",
