@@ -94,12 +94,14 @@ def test_sampled_values_recount_by_exact_solves(seed: int, n_cards: int, steps: 
         assert v.exact == (len(info.unseen) <= 1)
 
 
-@given(st.integers(0, 10**6), st.sampled_from([ENDGAME, ENDGAME - 6, ENDGAME + 3]))
-@settings(max_examples=8, deadline=None)
-def test_full_deals_switch_at_the_endgame(seed: int, unseen: int) -> None:
-    """On full classic/strict deals the agent is its search above the endgame and PIMC
-    at or below it."""
-    info = _deep(seed, unseen)
+@given(st.integers(0, 10**6), st.sampled_from([ENDGAME, ENDGAME - 6, ENDGAME + 3]),
+       st.sampled_from(["classic", "classic/equal"]))
+@settings(max_examples=10, deadline=None)
+def test_full_deals_switch_at_the_endgame(seed: int, unseen: int, variant: str) -> None:
+    """On full classic deals (either weapon rule) the agent is its search above the
+    endgame and PIMC at or below it."""
+    assert DEFAULT_ENDGAME[str(sc.get_variant(variant))] == ENDGAME
+    info = _deep(seed, unseen, variant)
     agent = FairAgent()
     if len(info.unseen) > ENDGAME:
         assert not agent.in_endgame(info)
@@ -111,11 +113,10 @@ def test_full_deals_switch_at_the_endgame(seed: int, unseen: int) -> None:
         assert all(v.samples == ENDGAME_SAMPLES for v in agent.evaluate(info))
 
 
-@given(st.integers(0, 10**6), st.sampled_from(["hard", "easy", "classic/equal",
-                                               "hard/equal", "easy/equal"]))
+@given(st.integers(0, 10**6), st.sampled_from(["hard", "easy", "hard/equal", "easy/equal"]))
 @settings(max_examples=10, deadline=None)
 def test_other_variants_keep_the_search(seed: int, variant: str) -> None:
-    """Only classic/strict has an endgame: elsewhere the agent is its search alone."""
+    """Only classic has an endgame: elsewhere the agent is its search alone."""
     info = _deep(seed, 12, variant)
     agent = FairAgent()
     assert not agent.in_endgame(info) and agent.endgame_for(info) == 0

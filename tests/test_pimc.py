@@ -18,7 +18,13 @@ from scoundrel_solver.errors import SolverError
 from scoundrel_solver.exact.brute import brute_force
 from scoundrel_solver.fair.api import make_agent, play_with
 from scoundrel_solver.fair.baselines import GreedyAgent
-from scoundrel_solver.fair.pimc import PimcAgent, sample_orders, tally_actions, world
+from scoundrel_solver.fair.pimc import (
+    UNPROVEN_KEPT,
+    PimcAgent,
+    sample_orders,
+    tally_actions,
+    world,
+)
 
 
 def _walk(seed: int, n_cards: int, steps: int) -> tuple[State, InfoState]:
@@ -181,6 +187,15 @@ def test_node_limit_is_counted() -> None:
     tallies = tally_actions(info, sample_orders(info, 2), max_nodes=1, stats=agent.stats)
     assert sum(t.unproven for t in tallies) == agent.stats.unproven > 0
     assert len(agent.stats.unproven_positions) == agent.stats.unproven
+
+
+def test_unproven_positions_are_capped() -> None:
+    """A long run keeps the count of unproven positions but the text of the first few only."""
+    info = InfoState.initial(sc.new_game(seed=3))
+    agent = PimcAgent(samples=2, max_nodes=1)
+    while agent.stats.unproven <= UNPROVEN_KEPT:
+        tally_actions(info, sample_orders(info, 2), max_nodes=1, stats=agent.stats)
+    assert len(agent.stats.unproven_positions) == UNPROVEN_KEPT < agent.stats.unproven
 
 
 def test_eval_passes_samples_to_pimc_only(

@@ -32,6 +32,7 @@ from scoundrel_core.info import InfoState
 from ..errors import SolverError
 from . import _kernel as K
 from .leaf import LEAF_WIN_BONUS, weights_array, win_bonus_for, win_model_for
+from .samples import check_samples
 
 if TYPE_CHECKING:
     from .pimc import PimcAgent
@@ -60,17 +61,21 @@ DEFAULT_LIMITS: Final = {
 }
 
 
-DEFAULT_ENDGAME: Final = {"classic/strict": 24}
+DEFAULT_ENDGAME: Final = {"classic/strict": 24, "classic/equal": 24}
 """At or below this many unseen cards the agent plays the endgame by sampled dungeons
 (PIMC, :mod:`.pimc`) instead of its own search, per variant (the others: never).
 Under classic/strict this won 720 against 682 of seeds 0-999 (+3.8 points, +1.1 to
 +6.5) and 74.4% against 69.4% of 8,092 deals of seeds 0-8181, for 0.78 s against
 0.61 s of CPU a game (median; docs/fair.md, round eight). From 30 unseen cards it
-won as often (+4.0 on 0-999) for 1.32 s; under hard it won 47 against 50 of 733
-deals, so hard keeps its search. Not measured for the other variants."""
+won as often (+4.0 on 0-999) for 1.32 s. Under classic/equal it won 1,648 against
+1,621 of seeds 0-1999 (+1.35, -0.18 to +2.88) and 1,662 against 1,619 of fresh
+seeds 2000-3999 (+2.15, +0.72 to +3.58; docs/fair.md, round ten). Hard keeps its
+search: from 30 unseen it won 47 against 50 of 733 deals, from 15 unseen 161
+against 164 of 1,953. Easy wins every deal of seeds 0-1999 without it."""
 ENDGAME_SAMPLES: Final = 8
-"""Dungeon orders sampled per endgame decision (PIMC with 16 won 77 of 109 deals, as
-many as with 8, for twice the time)."""
+"""Dungeon orders sampled per endgame decision. PIMC alone with 16 won 724 of
+classic/strict seeds 0-999 and with 8 won 705 (+1.9, -1.2 to +5.0) for about twice
+the time (docs/fair.md, round ten)."""
 
 
 @dataclass(frozen=True)
@@ -240,11 +245,7 @@ class FairAgent:
             isinstance(endgame, bool) or not isinstance(endgame, int) or endgame < 0
         ):
             raise SolverError(f"endgame {endgame!r:.40} must be a non-negative integer or None")
-        if isinstance(endgame_samples, bool) or not isinstance(endgame_samples, int) or not (
-            1 <= endgame_samples <= 10_000
-        ):
-            raise SolverError(f"endgame_samples {endgame_samples!r:.40} must be an integer "
-                              "1..10,000")
+        check_samples(endgame_samples, "endgame_samples")
         self.endgame = endgame
         self.endgame_samples = endgame_samples
         self._pimc: PimcAgent | None = None  # built on first use: it loads the exact solver

@@ -30,6 +30,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 import scoundrel_core as sc
 from scoundrel_core import Action, Card, State
@@ -37,8 +38,9 @@ from scoundrel_core.info import InfoState
 
 from ..errors import SolverError
 from ..exact.solve import is_winnable, solve, solve_value
+from .samples import MAX_SAMPLES, check_samples
 
-__all__ = ["MAX_SAMPLES", "ActionTally", "PimcAgent", "PimcStats", "best_tally",
+__all__ = ["MAX_SAMPLES", "UNPROVEN_KEPT", "ActionTally", "PimcAgent", "PimcStats", "best_tally",
            "sample_orders",
            "tally_actions", "world"]
 
@@ -75,12 +77,17 @@ class ActionTally:
 @dataclass
 class PimcStats:
     """What the agent did since it was built: decisions, searches of the exact solver,
-    and positions whose search a node limit cut short (with their text)."""
+    and positions whose search a node limit cut short (``unproven``, with the text of
+    the first ``UNPROVEN_KEPT`` of them: a long run would otherwise grow without end)."""
 
     decisions: int = 0
     solves: int = 0
     unproven: int = 0
     unproven_positions: list[str] = field(default_factory=list)
+
+
+UNPROVEN_KEPT: Final = 100
+"""How many unproven positions :class:`PimcStats` keeps the text of."""
 
 
 def world(info: InfoState, order: Sequence[Card]) -> State:
@@ -110,14 +117,6 @@ def _info_seed(info: InfoState, seed: int) -> int:
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
 
 
-MAX_SAMPLES = 10_000
-"""The most dungeons sampled per decision: each is listed and solved per action, so the
-count is bounded before anything is made (at 10,000 one decision already takes hours)."""
-
-
-def _check_samples(samples: int) -> None:
-    if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
-        raise SolverError(f"samples {samples!r:.40} must be an integer 1..{MAX_SAMPLES:,}")
 
 
 def sample_orders(info: InfoState, samples: int, seed: int = 0) -> list[tuple[Card, ...]]:
@@ -132,7 +131,7 @@ def sample_orders(info: InfoState, samples: int, seed: int = 0) -> list[tuple[Ca
     >>> sample_orders(info, 4) == sample_orders(info, 4)
     True
     """
-    _check_samples(samples)
+    check_samples(samples)
     cards = sorted(info.unseen, key=lambda c: c.id)
     if math.factorial(len(cards)) <= samples:
         return list(itertools.permutations(cards))
@@ -159,7 +158,8 @@ def _score(
     if value is not None:
         return value, True
     stats.unproven += 1
-    stats.unproven_positions.append(nxt.to_text())
+    if len(stats.unproven_positions) < UNPROVEN_KEPT:
+        stats.unproven_positions.append(nxt.to_text())
     return solve(nxt, max_nodes=max_nodes).best_score, False
 
 
@@ -238,7 +238,7 @@ class PimcAgent:
         for name, value in (("samples", samples), ("seed", seed)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise SolverError(f"{name} {value!r} must be an integer")
-        _check_samples(samples)
+        check_samples(samples)
         if max_nodes is not None and (
             isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1
         ):
