@@ -171,7 +171,7 @@ def test_hints_rank_the_endgame_as_the_agent_plays(seed: int) -> None:
     assume(len(info.legal_actions()) > 1)
     move = FairAgent().choose(info)[0]
     vals = FairAgent().evaluate(info)
-    assert best_row(hint_rows(vals)) == hint_rows([v for v in vals if v.action == move])[0]
+    assert best_row(vals) == hint_rows([v for v in vals if v.action == move])[0]
     game = Session(world(info, sorted(info.unseen)))
     lines = render_hint(game, vals, Palette())
     assert "endgame" in lines[0] and f" {move!s} " in lines[2]

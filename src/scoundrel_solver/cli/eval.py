@@ -180,7 +180,7 @@ def build_parser() -> Parser:
                    help="fair: depth 0 while more cards than this are unseen")
     p.add_argument("--endgame", metavar="CARDS", type=non_negative_int, default=None,
                    help="fair: PIMC with 8 samples at or below this many unseen cards "
-                   "(0: never; default 24 under classic/strict, never elsewhere)")
+                   "(0: never; default 24 under classic, never elsewhere)")
     p.add_argument("--samples", metavar="K", type=positive_int, default=None,
                    help="pimc: dungeons sampled per decision (default 16)")
     p.add_argument("--out", metavar="FILE",

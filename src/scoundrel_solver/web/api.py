@@ -17,7 +17,6 @@ from starlette.routing import Route
 from . import tasks
 from .common import game_from, pool, settings
 from .game import BadInput, Game
-from .hints import best_row
 from .view import board
 
 __all__ = ["ENDPOINTS", "hint_for", "openapi", "review_for", "routes", "solve_for"]
@@ -38,8 +37,7 @@ async def hint_for(request: Request, game: Game) -> dict[str, Any]:
     """The fair agent's rows at the game's position, and the position's chance of winning."""
     if game.state.is_over:
         raise BadInput("line", "the game is over: no hints")
-    rows = await pool(request).run(tasks.hint, game.info)
-    best = best_row(rows)
+    rows, best = await pool(request).run(tasks.hint, game.info)
     return {"agent": "fair", "actions": rows, "best": None if best is None else best["action"],
             "win_chance": None if best is None else best["win_chance"],
             "expected_score": None if best is None else best["expected_score"]}

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypedDict
 
-from ..fair import ActionValue
+from ..fair.agent import ActionValue, choice_key
 
-__all__ = ["HintRow", "best_row", "hint_rows", "row_key"]
+__all__ = ["HintRow", "best_row", "hint_rows"]
 
 
 class HintRow(TypedDict):
@@ -41,20 +41,9 @@ def hint_rows(values: Sequence[ActionValue]) -> list[HintRow]:
             for v in values]
 
 
-def row_key(r: HintRow) -> tuple[float, float]:
-    """The agent's order of choice (:func:`~scoundrel_solver.fair.agent.choice_key`)
-    without the action: a tie goes to the row listed first, the lowest action."""
-    if r["samples"]:
-        return (r["win_chance"], r["expected_score"])
-    return (r["value"], 0.0)
-
-
-def best_row(rows: Sequence[HintRow]) -> HintRow | None:
-    """The row the agent would play: the highest utility, or in the endgame the most
-    sampled orders won, then the best mean score (ties: the first listed, the lowest
-    action, as the agent breaks them)."""
-    best: HintRow | None = None
-    for r in rows:
-        if best is None or row_key(r) > row_key(best):
-            best = r
-    return best
+def best_row(values: Sequence[ActionValue]) -> HintRow | None:
+    """The row of the action the agent plays among ``values`` (None: no legal action),
+    ranked by the agent's own rule (:func:`~scoundrel_solver.fair.agent.choice_key`)."""
+    if not values:
+        return None
+    return hint_rows([max(values, key=choice_key)])[0]

@@ -55,9 +55,10 @@ def solve_json(start: State | int, variant: str, weapon_rule: str,
                  max_seconds=max_seconds).to_json()
 
 
-def hint(info: InfoState) -> list[HintRow]:
-    """The fair agent's rows for every legal action of ``info``."""
-    return hint_rows(_agent(str(info.variant)).evaluate(info))
+def hint(info: InfoState) -> tuple[list[HintRow], HintRow | None]:
+    """The fair agent's rows for every legal action of ``info``, and the row it plays."""
+    values = _agent(str(info.variant)).evaluate(info)
+    return hint_rows(values), best_row(values)
 
 
 def _room_starts(start: State, line: list[str]) -> list[dict[str, Any]]:
@@ -90,9 +91,8 @@ def review(start: State, line: list[str], bottom: tuple[sc.Card, ...],
         a = sc.parse_action(s, text)
         legal = sc.legal_actions(s)
         if len(legal) > 1:
-            rows = hint(info)
+            rows, best = hint(info)  # best: the agent's own choice
             mine = next(r for r in rows if r["action"] == str(a))
-            best = best_row(rows)  # the agent's own choice
             assert best is not None
             # the drop is measured against the agent's own move: the agent plays itself
             # without a single label (it trades a little chance of winning for score
