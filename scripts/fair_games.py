@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import scoundrel_core as sc
+from scoundrel_solver.cli.options import STOP_SIGNALS, FinishThenStop
 from scoundrel_solver.fair.agent import FairAgent
 from scoundrel_solver.fair.api import play_with
 from scoundrel_solver.fair.version import agent_version
@@ -184,10 +185,6 @@ def table(parquet: Path) -> list[str]:
     return out
 
 
-def _stop(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--variant", default="classic")
@@ -207,15 +204,17 @@ def main(argv: list[str] | None = None) -> int:
         todo = [s for s in range(seeds.start, seeds.stop) if s not in done]
         print(f"{len(todo)} games to play ({len(done)} cached)", file=sys.stderr)
         agent = FairAgent()
-        # SIGTERM and SIGHUP stop like Ctrl-C. A game's line is written whole under the
+        # Ctrl-C, SIGTERM and SIGHUP let the game being played finish and be saved, then
+        # stop (a second one stops at once). A game's line is written whole under the
         # file's lock with the stop signals held (LineAppender, which also mends a line
-        # a killed run cut short), so a stop loses at most the game being played.
-        for sig in (signal.SIGTERM, signal.SIGHUP):
-            signal.signal(sig, _stop)
+        # a killed run cut short), so even kill -9 loses at most the game being played.
         sink = LineAppender(args.cache)
         try:
-            for seed in todo:
-                sink.append(json.dumps(play(seed, args.variant, args.weapon_rule, agent)))
+            with FinishThenStop((signal.SIGINT, *STOP_SIGNALS)) as stop:
+                for seed in todo:
+                    sink.append(json.dumps(play(seed, args.variant, args.weapon_rule, agent)))
+                    if stop.pressed:
+                        raise KeyboardInterrupt
         except KeyboardInterrupt:
             print(f"stopped: {sink.appended} games saved in {args.cache}; the same command "
                   "resumes", file=sys.stderr)

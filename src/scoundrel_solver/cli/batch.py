@@ -8,42 +8,15 @@ the line Ctrl-C leaves.
 from __future__ import annotations
 
 import argparse
-import signal
 from contextlib import closing
-from types import FrameType
-from typing import Any
 
 from ..batch import Batch, Limits
 from ..jsonl import DiskFull
 from ..summary import summarize
-from .options import Interrupted, refuse, table_mib_from, variant_from
+from .options import FinishThenStop, Interrupted, refuse, table_mib_from, variant_from
 from .render import batch_summary, print_summary, progress
 
 __all__ = ["run_batch"]
-
-
-class _CtrlC:
-    """The first Ctrl-C lets the deal being solved finish and its row be written, then
-    stops the run, so the count of saved rows is exact; a second one stops at once.
-
-    (The solver's kernel does not see Ctrl-C until it returns anyway.)
-    """
-
-    def __init__(self) -> None:
-        self.pressed = False
-        self._previous: Any = None
-
-    def _press(self, signum: int, frame: FrameType | None) -> None:
-        if self.pressed:
-            raise KeyboardInterrupt
-        self.pressed = True
-
-    def __enter__(self) -> _CtrlC:
-        self._previous = signal.signal(signal.SIGINT, self._press)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        signal.signal(signal.SIGINT, self._previous)
 
 
 def _saved(batch: Batch, out: str | None) -> str:
@@ -60,7 +33,7 @@ def run_batch(args: argparse.Namespace) -> int:
                   limits=Limits(args.max_nodes, args.max_seconds),
                   table_mib=table_mib_from(args))
     try:
-        with (_CtrlC() as ctrl_c, closing(batch.run()) as results,
+        with (FinishThenStop() as ctrl_c, closing(batch.run()) as results,
               progress(batch.todo_count, f"solving {variant}", args.quiet) as bar):
             for r in results:
                 bar.update()

@@ -30,6 +30,7 @@ from ..seeds import SeedRange, parse_seed_range
 __all__ = [
     "STOP_SIGNALS",
     "Deal",
+    "FinishThenStop",
     "Interrupted",
     "Parser",
     "UsageError",
@@ -110,6 +111,35 @@ def _like_ctrl_c(signum: int, frame: FrameType | None) -> None:
         handler(signal.SIGINT, frame)
     else:  # default or ignored for a moment (starting workers): stop now all the same
         raise KeyboardInterrupt
+
+
+class FinishThenStop:
+    """The first stop signal (Ctrl-C; ``signals``) lets the item being worked on finish
+    and its row be written, then the loop, which checks ``pressed`` between items,
+    stops, so the count of saved rows is exact; a second one stops at once.
+
+    Only a flag is set, never an exception raised mid-item: the compiled kernels do
+    not see a signal until they return anyway, and a KeyboardInterrupt raised while
+    numba converts its arguments surfaces as a TypeError instead.
+    """
+
+    def __init__(self, signals: Iterable[int] = (signal.SIGINT,)) -> None:
+        self.pressed = False
+        self.signals = tuple(signals)
+        self._previous: dict[int, Any] = {}
+
+    def _press(self, signum: int, frame: FrameType | None) -> None:
+        if self.pressed:
+            raise KeyboardInterrupt
+        self.pressed = True
+
+    def __enter__(self) -> FinishThenStop:
+        self._previous = {sig: signal.signal(sig, self._press) for sig in self.signals}
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, handler in self._previous.items():
+            signal.signal(sig, handler)
 
 
 def _one_line(text: str) -> str:
