@@ -16,11 +16,12 @@ import scoundrel_core as sc
 from scoundrel_core.info import InfoState, observe
 from scoundrel_solver.fair.agent import FairAgent
 from scoundrel_solver.fair.api import play_with
+from scoundrel_solver.fair.config import configs_with
 
 
 def positions(seed: int) -> dict[int, InfoState]:
     """The first room-start position at or below each unseen count of interest."""
-    agent = FairAgent(max_depth=0)
+    agent = FairAgent(configs_with(max_depth=0))
     s = sc.new_game(seed=seed)
     info = InfoState.initial(s)
     wanted = [36, 24, 16, 10, 6]
@@ -60,9 +61,9 @@ def bench_decisions(seeds: range) -> None:
 def bench_strength(seeds: range) -> None:
     print("\nagent                               games  wins  mean score  s/game")
     configs = {
-        "depth 0 everywhere": FairAgent(max_depth=0),
+        "depth 0 everywhere": FairAgent(configs_with(max_depth=0)),
         "default (deepen 30, PIMC 24)": FairAgent(),
-        "deepen from 40 unseen": FairAgent(shallow_above=40),
+        "deepen from 40 unseen": FairAgent(configs_with(deepen_at=40)),
     }
     for name, agent in configs.items():
         t = time.perf_counter()

@@ -23,11 +23,13 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from scoundrel_core.variants import get_variant
 from scoundrel_solver.fair.agent import FairAgent
-from scoundrel_solver.fair.api import play_with
+from scoundrel_solver.fair.api import FAIR_OPTIONS, play_with
+from scoundrel_solver.fair.config import agent_config, configs_with
 from scoundrel_solver.fair.leaf import LEAF_WEIGHTS, win_model_from
 from scoundrel_solver.jsonl import LineAppender, read_json_lines
 from scoundrel_solver.seeds import parse_seed_range
@@ -84,7 +86,15 @@ def main(argv: list[str] | None = None) -> int:
             model = win_model_from(args.model, str(get_variant(args.variant)))
         except (OSError, ValueError, KeyError) as e:
             p.error(f"--model {args.model}: {e}")
-    agent = FairAgent(**opts, weights=weights or None, win_model=model)  # type: ignore[arg-type]
+    changes: dict[str, object] = {FAIR_OPTIONS[k]: v for k, v in opts.items()}
+    if "win_bonus" in weights:
+        changes["win_bonus"] = weights.pop("win_bonus")
+    if weights:
+        changes["leaf"] = replace(agent_config(args.variant).leaf, **{
+            k: int(v) if k == "kills" else v for k, v in weights.items()})
+    if model != "shipped":
+        changes["win_model"] = model
+    agent = FairAgent(configs_with(**changes))
     sink = LineAppender(args.out)
     try:
         for seed in seeds:

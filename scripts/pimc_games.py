@@ -47,6 +47,7 @@ from scoundrel_solver.errors import SolverError
 from scoundrel_solver.exact.solve import is_winnable
 from scoundrel_solver.fair.agent import FairAgent, choice_key
 from scoundrel_solver.fair.api import play_with
+from scoundrel_solver.fair.config import configs_with
 from scoundrel_solver.fair.pimc import PimcAgent, sample_orders, world
 from scoundrel_solver.seeds import parse_seed_range
 from scoundrel_solver.summary import wilson
@@ -160,11 +161,11 @@ def play(args: argparse.Namespace) -> None:
         # wall seconds: pimc-games.jsonl's decision_seconds always were
         # the fair agent of these rows is its search alone: FairAgent's own endgame
         # (since round nine the late hybrid at 24, under classic/strict) is left out
-        inner: Any = pimc if pimc is not None else FairAgent(endgame=0)
+        inner: Any = pimc if pimc is not None else FairAgent(configs_with(endgame=0))
         if above is not None:
             assert pimc is not None
             kind = {"filter": PimcWinsThenFair, "late": FairThenPimc}.get(args.agent, PimcThenFair)
-            inner = kind(pimc, FairAgent(endgame=0), above)
+            inner = kind(pimc, FairAgent(configs_with(endgame=0)), above)
         timed = TimedAgent(inner, clock=time.perf_counter)
         before = (pimc.stats.solves, pimc.stats.unproven) if pimc else (0, 0)
         t, cpu = time.perf_counter(), time.process_time()

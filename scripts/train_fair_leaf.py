@@ -40,6 +40,7 @@ import scoundrel_core as sc
 from scoundrel_core.info import InfoState, observe
 from scoundrel_solver.fair import leaf
 from scoundrel_solver.fair.agent import FairAgent
+from scoundrel_solver.fair.config import agent_config, configs_with
 from scoundrel_solver.jsonl import drop_cut_line, read_json_lines
 from scoundrel_solver.seeds import parse_seed_range
 
@@ -130,7 +131,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     model: tuple[float, ...] | str | None = None if args.no_model else "shipped"
     if args.model:
         model = leaf.win_model_from(args.model, variant)
-    agent = FairAgent(win_model=model)
+    agent = FairAgent(configs_with(win_model=None, win_bonus=0.0) if model is None
+                      else None if model == "shipped" else configs_with(win_model=model))
     with args.cache.open("a") as out:
         for seed in range(seeds.start, seeds.stop):
             if seed not in done:
@@ -168,7 +170,8 @@ def cmd_fit(args: argparse.Namespace) -> int:
     rate = float(y[~held].mean())
     const = -(rate * math.log(rate) + (1 - rate) * math.log(1 - rate)) if 0 < rate < 1 else 0.0
     print(f"{variant}: {len(games)} games, {len(y)} positions, won {100 * y.mean():.1f}%")
-    shipped = leaf.win_model_for(variant)
+    name = agent_config(variant).win_model
+    shipped = leaf.shipped_models().get(name) if isinstance(name, str) else None
     before = "" if shipped is None else (
         f", the shipped model {log_loss(x[held], y[held], np.array(shipped)):.4f}")
     print(f"held-out log-loss {log_loss(x[held], y[held], coef):.4f} "

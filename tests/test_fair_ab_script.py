@@ -9,6 +9,7 @@ import pytest
 
 from conftest import load_script
 from scoundrel_solver.fair import FairAgent, leaf, play_fair
+from scoundrel_solver.fair.config import configs_with
 
 
 def test_an_arm_plays_as_the_agent_with_those_settings_and_resumes(tmp_path: Path) -> None:
@@ -20,7 +21,7 @@ def test_an_arm_plays_as_the_agent_with_those_settings_and_resumes(tmp_path: Pat
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["seed"] for r in rows] == [0, 1, 2]
     for r in rows:
-        game = play_fair(r["seed"], "hard", "strict", agent=FairAgent(max_depth=0))
+        game = play_fair(r["seed"], "hard", "strict", agent=FairAgent(configs_with(max_depth=0)))
         assert (r["score"], r["won"]) == (game.score, game.won)
         assert 0 <= r["worst"] <= r["cpu"]
 
@@ -38,7 +39,7 @@ def test_bad_settings_are_named(bad: list[str], tmp_path: Path,
 
 
 def test_an_arm_plays_the_win_model_of_a_model_file(tmp_path: Path) -> None:
-    """``--model FILE`` plays that file's win model, as ``FairAgent(win_model=...)`` does."""
+    """``--model FILE`` plays that file's win model, as an agent configured with it does."""
     ab = load_script("fair_ab")
     model = tmp_path / "model.json"
     names = list(leaf.FEATURES[:13])
@@ -47,7 +48,8 @@ def test_an_arm_plays_the_win_model_of_a_model_file(tmp_path: Path) -> None:
     out = tmp_path / "arm.jsonl"
     argv = ["--variant", "hard", "--seeds", "0:2", "--opt", "max_depth=0"]
     assert ab.main([*argv, "--out", str(out), "--model", str(model)]) == 0
-    agent = FairAgent(max_depth=0, win_model=leaf.win_model_from(model, "hard/strict"))
+    shipped = leaf.win_model_from(model, "hard/strict")
+    agent = FairAgent(configs_with(max_depth=0, win_model=shipped))
     for line in out.read_text().splitlines():
         r = json.loads(line)
         game = play_fair(r["seed"], "hard", "strict", agent=agent)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import assume, given, settings
@@ -20,7 +21,8 @@ from scoundrel_solver.fair import (
     advise_values,
     play_fair,
 )
-from scoundrel_solver.fair.leaf import LEAF_WIN_BONUS, win_bonus_for
+from scoundrel_solver.fair.config import agent_config, configs_with
+from scoundrel_solver.fair.leaf import LEAF_WIN_BONUS
 from scoundrel_solver.fair.reference import brute_outcomes, brute_values
 
 
@@ -53,8 +55,8 @@ def test_choice_ignores_order_of_unseen_cards(
     info1 = InfoState.from_state(s, info.bottom)
     info2 = InfoState.from_state(other, info.bottom)
     assert info1 == info2 == info
-    agent = FairAgent(node_budget=20_000)
-    assert agent.choose(info1) == FairAgent(node_budget=20_000).choose(info2)
+    agent = FairAgent(configs_with(node_budget=20_000))
+    assert agent.choose(info1) == FairAgent(configs_with(node_budget=20_000)).choose(info2)
     assert [x[:2] for x in advise(s.to_text() + f" | bottom=[{sc.format_deck(info.bottom)}]")] == [
         x[:2] for x in advise(other.to_text() + f" | bottom=[{sc.format_deck(info.bottom)}]")
     ]
@@ -62,14 +64,14 @@ def test_choice_ignores_order_of_unseen_cards(
 
 def test_play_fair_small_deck_is_exact_and_legal() -> None:
     s = sc.new_game(deck="9S 3D 5H KC 2C 7H 4S", partial=True)
-    g = play_fair(s, agent=FairAgent(endgame=0))  # the search alone: exact on 7 cards
+    g = play_fair(s, agent=FairAgent(configs_with(endgame=0)))  # the search alone: exact on 7 cards
     assert all(g.exact) and len(g.actions) == len(g.exact)
     end = sc.play_line(s, g.line)
     assert end.is_over and end.score == g.score
 
 
 def test_play_fair_full_deal() -> None:
-    g = play_fair(7, agent=FairAgent(max_depth=0))
+    g = play_fair(7, agent=FairAgent(configs_with(max_depth=0)))
     end = sc.play_line(sc.new_game(seed=7), g.line)
     assert end.score == g.score and not all(g.exact)
 
@@ -79,7 +81,7 @@ def test_advise_reports_each_action() -> None:
     adv = advise(s.to_text())
     assert [a for a, _, _ in adv] == [str(a) for a in sc.legal_actions(s)]
     assert all(exact for _, _, exact in adv)
-    bonus = int(win_bonus_for(str(s.variant)))  # values: expected score + bonus per win
+    bonus = int(agent_config(s.variant).win_bonus)  # values: expected score + bonus per win
     for (_, v, _), (_, b) in zip(adv, brute_values(s, win_bonus=bonus), strict=True):
         assert abs(v - float(b)) < 1e-9
     rich = advise_values(s.to_text())
@@ -116,7 +118,7 @@ def test_doctests() -> None:
 
 def test_fair_easy_games_end() -> None:
     """easy allows endless flees; the agent never loops once every card is known."""
-    agent = FairAgent(max_depth=0)
+    agent = FairAgent(configs_with(max_depth=0))
     for seed in range(3):
         g = play_fair(seed, variant="easy", agent=agent)
         assert sc.play_line(sc.new_game(seed=seed, variant="easy"), g.line).score == g.score
@@ -184,11 +186,13 @@ def test_same_seen_cards_same_decisions_in_full_games(
     ("hard/strict", 100.0), ("hard/equal", 100.0), ("easy/strict", 100.0),
 ])
 def test_each_flee_rule_has_its_win_bonus(variant: str, bonus: float) -> None:
-    """Classic plays for the win harder than hard and easy (round five's A/B); a bonus
-    given to the agent wins over the variant's, and a bad variant name is refused."""
-    assert win_bonus_for(variant) == bonus
-    assert FairAgent().par_for(variant)[LEAF_WIN_BONUS] == bonus
-    assert FairAgent(weights={"win_bonus": 7.0}).par_for(variant)[LEAF_WIN_BONUS] == 7.0
-    assert FairAgent(win_model=None).par_for(variant)[LEAF_WIN_BONUS] == 0.0
+    """Classic plays for the win harder than hard and easy; a config given to the agent
+    wins over the variant's, and a bad variant name is refused."""
+    info = InfoState.initial(sc.new_game(seed=0, variant=variant))
+    assert agent_config(variant).win_bonus == bonus
+    assert FairAgent().par_for(info)[LEAF_WIN_BONUS] == bonus
+    assert FairAgent(configs_with(win_bonus=7.0)).par_for(info)[LEAF_WIN_BONUS] == 7.0
+    one = replace(agent_config(variant), win_bonus=0.0, win_model=None)
+    assert FairAgent(one).par_for(info)[LEAF_WIN_BONUS] == 0.0
     with pytest.raises(VariantError, match="unknown variant 'klondike'"):
-        win_bonus_for("klondike")
+        agent_config("klondike")

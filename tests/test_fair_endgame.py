@@ -1,4 +1,4 @@
-"""The fair agent's endgame: from DEFAULT_ENDGAME unseen cards down to one it is PIMC.
+"""The fair agent's endgame: from its config's ``endgame`` unseen cards down to one it is PIMC.
 
 Its two parts are tested on their own elsewhere (the search against its twins in
 test_fair_search, PIMC against a brute force in test_pimc); here the agent must
@@ -22,14 +22,16 @@ from scoundrel_core.info import InfoState
 from scoundrel_solver.cli.render import print_advice
 from scoundrel_solver.errors import SolverError
 from scoundrel_solver.exact.solve import solve_value
-from scoundrel_solver.fair.agent import DEFAULT_ENDGAME, ENDGAME_SAMPLES, FairAgent, choice_key
+from scoundrel_solver.fair.agent import FairAgent, choice_key
+from scoundrel_solver.fair.config import AgentConfig, agent_config, configs_with
 from scoundrel_solver.fair.pimc import PimcAgent, sample_orders, world
 from scoundrel_solver.play.render import Palette, render_hint
 from scoundrel_solver.play.session import Session
 from scoundrel_solver.web.hints import best_row, hint_rows
 from test_pimc import _walk
 
-ENDGAME = DEFAULT_ENDGAME["classic/strict"]
+ENDGAME = agent_config("classic/strict").endgame
+ENDGAME_SAMPLES = agent_config("classic/strict").endgame_samples
 
 
 def _deep(seed: int, unseen: int, variant: str = "classic") -> InfoState:
@@ -100,12 +102,12 @@ def test_sampled_values_recount_by_exact_solves(seed: int, n_cards: int, steps: 
 def test_full_deals_switch_at_the_endgame(seed: int, unseen: int, variant: str) -> None:
     """On full classic deals (either weapon rule) the agent is its search above the
     endgame and PIMC at or below it."""
-    assert DEFAULT_ENDGAME[str(sc.get_variant(variant))] == ENDGAME
+    assert agent_config(variant).endgame == ENDGAME
     info = _deep(seed, unseen, variant)
     agent = FairAgent()
     if len(info.unseen) > ENDGAME:
         assert not agent.in_endgame(info)
-        assert agent.choose(info) == FairAgent(endgame=0).choose(info)
+        assert agent.choose(info) == FairAgent(configs_with(endgame=0)).choose(info)
         assert all(v.samples == 0 for v in FairAgent().evaluate(info))
     else:
         assert agent.in_endgame(info)
@@ -119,10 +121,10 @@ def test_other_variants_keep_the_search(seed: int, variant: str) -> None:
     """Only classic has an endgame: elsewhere the agent is its search alone."""
     info = _deep(seed, 12, variant)
     agent = FairAgent()
-    assert not agent.in_endgame(info) and agent.endgame_for(info) == 0
+    assert not agent.in_endgame(info) and agent.config_for(info).endgame == 0
     # fresh agents each: the memo a search leaves can let the next one go deeper
-    assert agent.choose(info) == FairAgent(endgame=0).choose(info)
-    assert FairAgent().evaluate(info) == FairAgent(endgame=0).evaluate(info)
+    assert agent.choose(info) == FairAgent(configs_with(endgame=0)).choose(info)
+    assert FairAgent().evaluate(info) == FairAgent(configs_with(endgame=0)).evaluate(info)
     assert all(v.samples == 0 for v in FairAgent().evaluate(info))
 
 
@@ -147,18 +149,18 @@ def test_endgame_options_are_checked() -> None:
                      ({"endgame_samples": 10_001}, "endgame_samples"),
                      ({"endgame_samples": 2.5}, "endgame_samples")):
         with pytest.raises(SolverError, match=f"^{name} "):
-            FairAgent(**kw)  # type: ignore[arg-type]
+            AgentConfig(node_budget=1000, deepen_at=30, win_bonus=100.0, **kw)  # type: ignore[arg-type]
 
 
 def test_endgame_zero_and_a_later_endgame() -> None:
-    """``endgame=0`` is the search alone; a larger ``endgame`` starts PIMC earlier."""
+    """An ``endgame`` of 0 is the search alone; a larger one starts PIMC earlier."""
     info = _deep(5, 27)
     n = len(info.unseen)
     assert n > ENDGAME
-    assert not FairAgent(endgame=0).in_endgame(info)
+    assert not FairAgent(configs_with(endgame=0)).in_endgame(info)
     assert not FairAgent().in_endgame(info)
-    assert FairAgent(endgame=n).in_endgame(info)
-    assert FairAgent(endgame=n, endgame_samples=4).choose(info) == PimcAgent(
+    assert FairAgent(configs_with(endgame=n)).in_endgame(info)
+    assert FairAgent(configs_with(endgame=n, endgame_samples=4)).choose(info) == PimcAgent(
         samples=4, seed=0).choose(info)
 
 

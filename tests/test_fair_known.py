@@ -15,7 +15,7 @@ from scoundrel_core.info import InfoState, parse_info_text
 from scoundrel_solver.exact.solve import solve, solve_value
 from scoundrel_solver.fair import FairAgent, advise_values
 from scoundrel_solver.fair.agent import known_state
-from scoundrel_solver.fair.leaf import win_bonus_for
+from scoundrel_solver.fair.config import agent_config
 from scoundrel_solver.fair.reference import brute_outcomes
 
 ISSUE_EXAMPLE = (
@@ -56,7 +56,7 @@ def _exact(s: State, a: sc.Action) -> int:
 
 def _check_against_solver(s: State, values: list) -> None:  # type: ignore[type-arg]
     assert [v.action for v in values] == list(sc.legal_actions(s))
-    bonus = win_bonus_for(str(s.variant))  # the default agent's, for this variant
+    bonus = agent_config(s.variant).win_bonus  # the default agent's, for this variant
     for v in values:
         score = _exact(s, v.action)
         assert v.exact, v
@@ -117,7 +117,7 @@ def test_the_last_rooms_draw_costs_no_depth(seed: int, n_cards: int, variant: st
         s = sc.apply(s, rng.choice(acts))
     assume(not s.is_over and 0 < len(s.dungeon) <= 3)
     vals, _ = FairAgent().search(InfoState.from_state(s), 0 if variant == "hard" else 1)
-    brute = brute_outcomes(s, win_bonus=int(win_bonus_for(str(s.variant))))
+    brute = brute_outcomes(s, win_bonus=int(agent_config(s.variant).win_bonus))
     for v, (a, b, p) in zip(vals, brute, strict=True):
         assert v.action == a and v.exact
         assert v.value == pytest.approx(float(b), abs=1e-9)

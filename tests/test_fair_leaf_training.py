@@ -15,6 +15,7 @@ from conftest import load_script
 from scoundrel_core.info import InfoState, observe
 from scoundrel_solver.fair import leaf
 from scoundrel_solver.fair.agent import FairAgent
+from scoundrel_solver.fair.config import configs_with
 
 
 def _script() -> ModuleType:
@@ -79,7 +80,7 @@ def test_play_then_fit_writes_a_model(tmp_path: Path) -> None:
     # the cached outcome is the game the hand-leaf agent plays
     from scoundrel_solver.fair.api import play_with
 
-    g = play_with(FairAgent(win_model=None), 20000, "easy")
+    g = play_with(FairAgent(configs_with(win_model=None, win_bonus=0.0)), 20000, "easy")
     assert games[0]["score"] == g.score and games[0]["won"] == g.won
     assert tr.main(["play", "--variant", "easy", "--seeds", "20000:20002", "--cache",
                     str(cache), "--no-model"]) == 0  # resumed: nothing new

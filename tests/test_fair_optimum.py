@@ -22,6 +22,7 @@ from scoundrel_core.info import InfoState, observe
 from scoundrel_solver.errors import SolverError
 from scoundrel_solver.fair import FairAgent, GreedyAgent
 from scoundrel_solver.fair.api import play_with
+from scoundrel_solver.fair.config import configs_with
 from scoundrel_solver.fair.optimum import (
     agent_value,
     classic_mix,
@@ -124,7 +125,7 @@ def test_greedy_value_is_the_mean_over_every_order(deck: list[Card], variant: st
 @given(tiny_deck(5), st.sampled_from(VARIANTS))
 @settings(max_examples=4, deadline=None)
 def test_leaf_agent_value_is_the_mean_over_every_order(deck: list[Card], variant: str) -> None:
-    agent = FairAgent(max_depth=0)
+    agent = FairAgent(configs_with(max_depth=0))
     got = agent_value(agent, deck, variant)
     score, win = brute_agent(agent, deck, variant)
     assert got.score == pytest.approx(float(score), abs=1e-9)
@@ -146,7 +147,7 @@ def test_optimum_is_the_mean_of_the_brute_values_after_each_first_room(
 def test_the_optimum_bounds_every_agent(deck: list[Card], variant: str) -> None:
     best = fair_optimum(deck, variant)
     assert best.score_policy_win <= best.win + 1e-12
-    for agent in (GreedyAgent(), FairAgent(max_depth=0)):
+    for agent in (GreedyAgent(), FairAgent(configs_with(max_depth=0))):
         got = agent_value(agent, deck, variant)
         assert got.score <= best.score + 1e-9
         assert got.win <= best.win + 1e-12
@@ -157,7 +158,7 @@ def test_the_optimum_bounds_every_agent(deck: list[Card], variant: str) -> None:
 def test_an_agent_exact_everywhere_scores_the_optimum(deck: list[Card], variant: str) -> None:
     # the optimum maximises the expected score: the search without its win bonus (and
     # without the classic/strict endgame, which samples dungeon orders)
-    got = agent_value(FairAgent(weights={"win_bonus": 0}, endgame=0), deck, variant)
+    got = agent_value(FairAgent(configs_with(win_bonus=0.0, endgame=0)), deck, variant)
     best = fair_optimum(deck, variant)
     assert got.exact == got.decisions  # six cards: every search is exact
     assert got.score == pytest.approx(best.score, abs=1e-9)
@@ -171,7 +172,7 @@ def test_optimum_after_the_first_room_matches_the_kernels_exact_search(
     deck = draw_deck(size, random.Random(seed))
     random.Random(seed + 1).shuffle(deck)
     info = InfoState.initial(sc.new_game(deck=deck, partial=True, variant=variant))
-    vals, _ = FairAgent(weights={"win_bonus": 0}).search(info, depth=48)  # score only
+    vals, _ = FairAgent(configs_with(win_bonus=0.0)).search(info, depth=48)  # score only
     assert all(v.exact for v in vals)
     assert fair_optimum(info).score == pytest.approx(max(v.value for v in vals), abs=1e-7)
 

@@ -13,6 +13,7 @@ from scoundrel_core import FULL_DECK, State
 from scoundrel_core.info import InfoState, observe
 from scoundrel_solver.fair import _kernel as K
 from scoundrel_solver.fair.agent import FairAgent, card_type
+from scoundrel_solver.fair.config import configs_with
 from scoundrel_solver.fair.leaf import (
     DEFAULT_WEIGHTS,
     FEAT_OVER_REACH,
@@ -70,9 +71,9 @@ def test_kernel_matches_ordered_twin(
 ) -> None:
     _, info = _position(seed, n_cards, steps, variant)
     assume(not info.is_over)
-    agent = FairAgent(weights={"win_bonus": bonus}, win_model=_model(seed))
+    agent = FairAgent(configs_with(win_bonus=bonus, win_model=_model(seed)))
     vals, _ = agent.search(info, depth)
-    twin = twin_values(info, depth, agent.par_for(str(info.variant)))
+    twin = twin_values(info, depth, agent.par_for(info))
     assert [v.action for v in vals] == [a for a, _, _, _ in twin]
     for v, (_, tv, tw, te) in zip(vals, twin, strict=True):
         assert abs(v.value - tv) < 1e-7, (info.to_text(), v, tv)
@@ -98,9 +99,9 @@ def test_kernel_matches_ordered_twin_in_longer_dungeons(
     flees and draws (``_kernel._pool_sums``)."""
     _, info = _position(seed, n_cards, steps, variant)
     assume(not info.is_over and len(info.unseen) > 4)
-    agent = FairAgent(weights={"win_bonus": 100.0}, win_model=_model(seed))
+    agent = FairAgent(configs_with(win_bonus=100.0, win_model=_model(seed)))
     vals, _ = agent.search(info, depth)
-    twin = twin_values(info, depth, agent.par_for(str(info.variant)))
+    twin = twin_values(info, depth, agent.par_for(info))
     assert [v.action for v in vals] == [a for a, _, _, _ in twin]
     for v, (_, tv, tw, te) in zip(vals, twin, strict=True):
         assert abs(v.value - tv) < 1e-7, (info.to_text(), v, tv)
@@ -152,7 +153,7 @@ def test_exact_values_match_brute_force(seed: int, n_cards: int, variant: str, b
     rng = random.Random(seed)
     deck = rng.sample(FULL_DECK, n_cards)
     s = sc.new_game(deck=deck, variant=variant, partial=True)
-    agent = FairAgent(node_budget=10**9, weights={"win_bonus": bonus}, endgame=0)
+    agent = FairAgent(configs_with(node_budget=10**9, win_bonus=bonus, endgame=0))
     vals = agent.evaluate(InfoState.initial(s))
     assert all(v.exact for v in vals)
     brute = brute_outcomes(s, win_bonus=bonus)
@@ -170,7 +171,7 @@ def test_exact_value_after_a_flee_with_known_bottom() -> None:
     s2 = sc.apply(s, sc.FLEE)
     info = observe(InfoState.initial(s), sc.FLEE, s2)
     bottom = info.bottom
-    vals = FairAgent(node_budget=10**9).evaluate(info)
+    vals = FairAgent(configs_with(node_budget=10**9)).evaluate(info)
     assert all(v.exact for v in vals)
     want = brute_value(s2, bottom, int(DEFAULT_WEIGHTS["win_bonus"]))
     assert abs(max(v.value for v in vals) - float(want)) < 1e-9
@@ -178,5 +179,5 @@ def test_exact_value_after_a_flee_with_known_bottom() -> None:
 
 def test_depth_limited_is_reported() -> None:
     info = InfoState.initial(sc.new_game(seed=5))
-    vals = FairAgent(max_depth=0).evaluate(info)
+    vals = FairAgent(configs_with(max_depth=0)).evaluate(info)
     assert vals and not all(v.exact for v in vals)

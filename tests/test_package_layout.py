@@ -110,10 +110,11 @@ def test_the_import_check_reads_relative_imports() -> None:
     assert ("scoundrel_core.rules", ("ROOM_SIZE", "apply_trusted", "legal_ids")) in found
 
 
-def test_the_agent_revision_reads_files_that_exist() -> None:
-    """fair.version hashes files by path: a move must not leave it pointing at nothing."""
-    from scoundrel_solver.fair.version import agent_source_files
-
-    files = agent_source_files()
-    assert all(p.is_file() for p in files), [str(p) for p in files if not p.is_file()]
-    assert {"encoding.py", "steps.py", "jit.py", "_kernel.py"} <= {p.name for p in files}
+def test_the_versions_are_read_without_loading_a_search() -> None:
+    """The census stamps rows with the solver's version and results files with the
+    agent's: reading them loads neither numba nor a kernel (the records are found by
+    path, the packages' ``__init__`` not run)."""
+    loaded = _loaded_after("from scoundrel_solver.census.store import solver_version; "
+                           "from scoundrel_solver.fair.version import agent_version; "
+                           "print(solver_version(), agent_version())")
+    assert not {"numba", "scoundrel_solver.exact", "scoundrel_solver.fair.agent"} & loaded

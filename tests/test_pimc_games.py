@@ -15,8 +15,12 @@ from hypothesis import strategies as st
 from conftest import SCRIPTS, load_script
 from scoundrel_core.info import InfoState
 from scoundrel_solver.fair.agent import FairAgent, choice_key
+from scoundrel_solver.fair.config import configs_with
 from scoundrel_solver.fair.pimc import PimcAgent, sample_orders, tally_actions
 from test_pimc import _walk
+
+SEARCH = configs_with(endgame=0)
+"""The agent's search alone, without its endgame."""
 
 SCRIPT = SCRIPTS / "pimc_games.py"
 pimc_games = load_script("pimc_games")
@@ -35,21 +39,21 @@ def test_hybrids_choose_as_their_parts(seed: int, n_cards: int, steps: int, abov
     pimc = PimcAgent(samples=4, seed=3)
     early = len(info.unseen) > above
     by_pimc = PimcAgent(samples=4, seed=3).choose(info)[0]
-    by_fair = FairAgent(endgame=0).choose(info)[0]
-    assert pimc_games.PimcThenFair(pimc, FairAgent(endgame=0), above).choose(info)[0] == (
+    by_fair = FairAgent(SEARCH).choose(info)[0]
+    assert pimc_games.PimcThenFair(pimc, FairAgent(SEARCH), above).choose(info)[0] == (
         by_pimc if early else by_fair)
-    assert pimc_games.FairThenPimc(pimc, FairAgent(endgame=0), above).choose(info)[0] == (
+    assert pimc_games.FairThenPimc(pimc, FairAgent(SEARCH), above).choose(info)[0] == (
         by_fair if early else by_pimc)
     # the filter: the fair agent's best among the actions PIMC's tally wins most with
     # (the tally is the slow twin of the filter's own win count)
-    chosen = pimc_games.PimcWinsThenFair(pimc, FairAgent(endgame=0), above).choose(info)[0]
+    chosen = pimc_games.PimcWinsThenFair(pimc, FairAgent(SEARCH), above).choose(info)[0]
     if not early:
         assert chosen == by_fair
         return
     tallies = tally_actions(info, sample_orders(info, 4, 3))
     top = max(t.wins for t in tallies)
     allowed = {t.action for t in tallies if t.wins == top}
-    vals = [v for v in FairAgent(endgame=0).evaluate(info) if v.action in allowed]
+    vals = [v for v in FairAgent(SEARCH).evaluate(info) if v.action in allowed]
     assert chosen == max(vals, key=choice_key).action
 
 
@@ -67,8 +71,8 @@ def test_hybrids_do_not_peek(seed: int, n_cards: int, steps: int, shuffler: rand
     info2 = InfoState.from_state(s.with_dungeon(hidden + d[len(d) - nb:]), info.bottom)
     assert info2 == info
     for kind in (pimc_games.PimcThenFair, pimc_games.PimcWinsThenFair, pimc_games.FairThenPimc):
-        one = kind(PimcAgent(samples=4, seed=2), FairAgent(endgame=0), above).choose(info)
-        two = kind(PimcAgent(samples=4, seed=2), FairAgent(endgame=0), above).choose(info2)
+        one = kind(PimcAgent(samples=4, seed=2), FairAgent(SEARCH), above).choose(info)
+        two = kind(PimcAgent(samples=4, seed=2), FairAgent(SEARCH), above).choose(info2)
         assert one == two, kind.__name__
 
 
@@ -121,10 +125,10 @@ def test_filter_overrides_the_agent_where_pimc_wins_more() -> None:
     info = InfoState.from_text(
         "classic/strict health=16 weapon=9D last=- potion=0 resolved=2 fled=0 "
         "room=[10H 9C] dungeon=[JC AC 5S 7S JS AS 8D 8H] | bottom=[]")
-    assert str(FairAgent(endgame=0).choose(info)[0]) == "9C/w"
+    assert str(FairAgent(SEARCH).choose(info)[0]) == "9C/w"
     wins = {str(t.action): t.wins for t in tally_actions(info, sample_orders(info, 4, 3))}
     assert wins == {"9C/f": 4, "9C/w": 0, "10H": 4}
     pimc = PimcAgent(samples=4, seed=3)
-    chosen = pimc_games.PimcWinsThenFair(pimc, FairAgent(endgame=0), 0).choose(info)[0]
-    vals = {str(v.action): v.value for v in FairAgent(endgame=0).evaluate(info)}
+    chosen = pimc_games.PimcWinsThenFair(pimc, FairAgent(SEARCH), 0).choose(info)[0]
+    vals = {str(v.action): v.value for v in FairAgent(SEARCH).evaluate(info)}
     assert str(chosen) == max(("9C/f", "10H"), key=lambda a: vals[a])

@@ -19,7 +19,7 @@ import pytest
 import scoundrel_core as sc
 from scoundrel_solver.cli.play import _colour_wanted, main
 from scoundrel_solver.fair.api import play_fair
-from scoundrel_solver.fair.leaf import win_bonus_for
+from scoundrel_solver.fair.config import agent_config
 from scoundrel_solver.play.session import Session
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
@@ -100,7 +100,7 @@ def test_mistakes_hint_undo_save_and_review(
     hint = out.split("> hint\n")[1].split("\n> ")[0].splitlines()
     assert hint[0] == (
         "Fair agent (sees only what you see), best first"
-        f" (it maximises expected score + {win_bonus_for(str(start.variant)):g} x win chance):"
+        f" (it maximises expected score + {agent_config(start.variant).win_bonus:g} x win chance):"
     )
     assert hint[1].split() == ["action", "win", "chance", "expected", "score"]
     assert len(hint) == 2 + len(sc.legal_actions(start))

@@ -58,7 +58,7 @@ class Variant:
     ) -> bool:
         """Whether a room may be fled: full (4 cards), untouched, with cards left to
         deal, and (classic) not itself dealt by a flee."""
-        return may_flee(flee_rule_code(self), room_size, resolved, dungeon_size, int(fled_last))
+        return may_flee(self.flee_code, room_size, resolved, dungeon_size, int(fled_last))
 
     @property
     def equal_wear(self) -> bool:
@@ -74,6 +74,18 @@ class Variant:
         (14, 0)
         """
         return weapon_reach(weapon_value, last_kill or 0, int(self.equal_wear))
+
+    @property
+    def flee_code(self) -> int:
+        """The engines' number for this variant's flee rule (:mod:`.encoding`'s ``FLEE_*``):
+        a consumer asks the variant, never its name, what fleeing allows."""
+        return flee_rule_code(self)
+
+    @property
+    def wear_code(self) -> int:
+        """The engines' number for the weapon rule: 1 when a used weapon may fight a monster
+        equal to its last kill, else 0."""
+        return int(self.equal_wear)
 
     @property
     def code(self) -> int:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import quote
 
-from ..revision import solver_version
+from ..provenance.fingerprint import declared_version
 from ..seeds import SeedRange
 from .errors import CensusError
 
@@ -38,6 +38,11 @@ __all__ = [
     "Store",
     "solver_version",
 ]
+
+
+def solver_version() -> str:
+    """The exact solver's version, stored with every row (``scoundrel_solver.exact.version``)."""
+    return declared_version("exact")
 
 FORMAT = "scoundrel-census/1"
 """The store's format, kept in its ``meta`` table."""

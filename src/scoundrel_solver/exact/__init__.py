@@ -8,7 +8,8 @@ A peer of :mod:`scoundrel_solver.fair` (which never sees the dungeon order).
   :mod:`._layout`, pruned by the bound of :mod:`._phi`;
 - :mod:`.table`: the transposition table the kernel probes;
 - :mod:`.bound` and :mod:`.brute`: the slow twins (a plain-Python bound and a
-  brute force over the library's own rules) the tests compare it with.
+  brute force over the library's own rules) the tests compare it with;
+- :mod:`.version`: the solver's version, checked by its fingerprint.
 """
 
 from .result import SolveResult

@@ -15,6 +15,9 @@ Design
   equally likely orders, which equals the ordered computation exactly.
   Chance nodes are memoised on the packed (unseen counts, bottom, health,
   weapon, last kill, carried card, depth) key.
+- Settings: one frozen :class:`~.config.AgentConfig` per variant, in one table
+  (:data:`~.config.AGENT_CONFIGS`); the agent's version follows its behaviour
+  (:mod:`.version`).
 - Depth counts refills expanded. At depth 0 a chance node takes the leaf
   evaluation (:mod:`.leaf`). ``FairAgent`` deepens by iterative deepening
   within a node budget; a search that never used the leaf is exact, and every
@@ -31,15 +34,21 @@ if TYPE_CHECKING:
     from .agent import ActionValue, FairAgent
     from .api import FairGame, advise, advise_values, play_fair
     from .baselines import GreedyAgent, RandomAgent
+    from .config import AGENT_CONFIGS, AgentConfig, agent_config
+    from .version import agent_version
 
 __all__ = [
+    "AGENT_CONFIGS",
     "ActionValue",
+    "AgentConfig",
     "FairAgent",
     "FairGame",
     "GreedyAgent",
     "RandomAgent",
     "advise",
     "advise_values",
+    "agent_config",
+    "agent_version",
     "play_fair",
 ]
 
@@ -50,6 +59,8 @@ _HOME = {
     "ActionValue": "agent", "FairAgent": "agent", "FairGame": "api", "advise": "api",
     "advise_values": "api",
     "play_fair": "api", "GreedyAgent": "baselines", "RandomAgent": "baselines",
+    "AGENT_CONFIGS": "config", "AgentConfig": "config", "agent_config": "config",
+    "agent_version": "version",
 }
 
 

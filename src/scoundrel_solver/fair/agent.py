@@ -11,86 +11,40 @@ needed a leaf evaluation is exact, and the agent reports that.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 import scoundrel_core as sc
-from scoundrel_core import Action, State
-from scoundrel_core.encoding import (
-    FLEE_ANY,
-    FLEE_NEVER,
-    NTYPES,
-    TYPE_BITS,
-    card_type,
-    flee_rule_code,
-)
+from scoundrel_core import Action, State, Variant
+from scoundrel_core.encoding import NTYPES, TYPE_BITS, card_type
 from scoundrel_core.info import InfoState
 
 from ..errors import SolverError
 from . import _kernel as K
-from .leaf import LEAF_WIN_BONUS, weights_array, win_bonus_for, win_model_for
-from .samples import check_samples
+from .config import AgentConfig, agent_config
+from .leaf import LEAF_WIN_BONUS, config_par
 
 if TYPE_CHECKING:
     from .pimc import PimcAgent
 
-__all__ = ["DEFAULT_ENDGAME", "ENDGAME_SAMPLES", "ActionValue", "FairAgent", "card_type",
-           "choice_key", "info_arrays", "known_state", "root_frame"]
-
-EXACT_DEPTH: Final = 48
-
-DEFAULT_LIMIT: Final = (200_000, 30)
-"""(node budget, deepen at or below this many unseen cards) where the first room of
-a refill cannot be fled (``classic``). Deepening from 30 unseen cards rather than
-24 won 658 against 636 of 1,000 paired classic/strict deals (seeds 31000-31999:
-76 won only with 30, 54 only with 24) for about twice the CPU per game (median
-0.77 s against 0.33 s); a budget of 500,000 nodes on top changed 6 of 323 deals,
-3 each way, for 0.79 s a game (docs/fair.md, round four)."""
-DEFAULT_LIMITS: Final = {
-    # hard: no flee branches, so deeper searches are cheaper, and its games are short.
-    # Deepening from 40 unseen cards rather than 36 won 22 against 15 of the first 321
-    # of hard/strict seeds 31000-31999 (7 only with 40, none only with 36), for a median
-    # game of 0.98 s against 0.31 s (docs/fair.md, round six)
-    FLEE_NEVER: (500_000, 40),
-    # easy: long games of many flees; on 150 deals it won as often with 50,000 as
-    # with 200,000 nodes, 124 against 122, in two thirds of the time
-    FLEE_ANY: (50_000, 24),
-}
-
-
-DEFAULT_ENDGAME: Final = {"classic/strict": 24, "classic/equal": 24}
-"""At or below this many unseen cards the agent plays the endgame by sampled dungeons
-(PIMC, :mod:`.pimc`) instead of its own search, per variant (the others: never).
-Under classic/strict this won 720 against 682 of seeds 0-999 (+3.8 points, +1.1 to
-+6.5) and 74.4% against 69.4% of 8,092 deals of seeds 0-8181, for 0.78 s against
-0.61 s of CPU a game (median; docs/fair.md, round eight). From 30 unseen cards it
-won as often (+4.0 on 0-999) for 1.32 s. Under classic/equal it won 1,648 against
-1,621 of seeds 0-1999 (+1.35, -0.18 to +2.88) and 1,662 against 1,619 of fresh
-seeds 2000-3999 (+2.15, +0.72 to +3.58; docs/fair.md, round ten). Hard keeps its
-search: from 30 unseen it won 47 against 50 of 733 deals, from 15 unseen 161
-against 164 of 1,953. Easy wins every deal of seeds 0-1999 without it."""
-ENDGAME_SAMPLES: Final = 8
-"""Dungeon orders sampled per endgame decision. PIMC alone with 16 won 724 of
-classic/strict seeds 0-999 and with 8 won 705 (+1.9, -1.2 to +5.0) for about twice
-the time (docs/fair.md, round ten)."""
-
+__all__ = ["ActionValue", "FairAgent", "card_type", "choice_key", "info_arrays", "known_state",
+           "root_frame"]
 
 @dataclass(frozen=True)
 class ActionValue:
     """One root action as the fair agent sees it.
 
     ``value`` is the utility the agent maximises: ``expected_score`` plus the
-    agent's win bonus (``win_bonus_for`` the variant: 400 under classic, 100
-    under hard and easy) times ``win_chance``. ``win_chance`` (0..1)
+    agent's win bonus (:attr:`AgentConfig.win_bonus`) times ``win_chance``. ``win_chance`` (0..1)
     is the chance of winning and ``expected_score`` the expected final score,
     both under the agent's own play from here on. ``exact`` says that the
     search reached every end of the game (no leaf estimate): the three numbers
     are then the true ones for that play.
 
-    ``samples`` is 0 for the search's values. In the endgame (``DEFAULT_ENDGAME``)
+    ``samples`` is 0 for the search's values. In the endgame (:attr:`AgentConfig.endgame`)
     it is the number of dungeon orders sampled: ``win_chance`` is then the share
     of them that the action wins and ``expected_score`` the mean best score, each
     order solved as if it were known from here on (optimistic: a player cannot
@@ -125,8 +79,8 @@ def info_arrays(info: InfoState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     for i, c in enumerate(info.bottom):
         bot[i] = card_type(c)
     cfg = np.zeros(2, np.int64)
-    cfg[K.CFG_FLEE_RULE] = flee_rule_code(info.variant)
-    cfg[K.CFG_EQUAL] = int(info.variant.equal_wear)
+    cfg[K.CFG_FLEE_RULE] = info.variant.flee_code
+    cfg[K.CFG_EQUAL] = info.variant.wear_code
     return cnt, bot, cfg
 
 
@@ -216,64 +170,57 @@ def choice_key(v: ActionValue) -> tuple[float, float, int]:
 class FairAgent:
     """Expectimax on the information state; deterministic for a given state.
 
-    The agent searches at depth 0 (the leaf evaluation right after this
-    room), then deepens while the search is inexact and the next depth is
-    predicted (``predicted_nodes``, which ignores the memo, and at least ten
-    times the last search) to fit in ``node_budget`` decision nodes. While
-    more than ``shallow_above`` cards are unseen it stays at depth 0, for
-    speed; ``max_depth`` caps the depth (``None``: up to exact). Nothing
-    depends on clocks, so the choice is a function of the information state.
+    How it plays a variant is that variant's :class:`~.config.AgentConfig`
+    (``config=None``: the table :data:`~.config.AGENT_CONFIGS`; a config given serves
+    every variant, a table given serves each variant with its row). The agent searches
+    at depth 0 (the leaf evaluation right after this room), then deepens while the
+    search is inexact and the next depth is predicted (``predicted_nodes``, which
+    ignores the memo, and at least ten times the last search) to fit in the node budget.
+    While more than ``deepen_at`` cards are unseen it stays at depth 0, for speed;
+    ``max_depth`` caps the depth. Nothing depends on clocks, so the choice is a function
+    of the information state.
 
-    In the endgame, from ``endgame`` unseen cards down to one (``None``: the
-    variant's ``DEFAULT_ENDGAME``; 0: never), the agent is PIMC
-    (:class:`~.pimc.PimcAgent` with ``endgame_samples`` orders, seed 0): its
-    samples come from the information state alone, so this sees no more than
-    the search does. With nothing unseen the values are exact either way.
+    In the endgame, from ``endgame`` unseen cards down to one (0: never), the agent
+    is PIMC (:class:`~.pimc.PimcAgent` with ``endgame_samples`` orders, seed 0): its
+    samples come from the information state alone, so this sees no more than the
+    search does. With nothing unseen the values are exact either way.
     """
 
-    def __init__(
-        self,
-        node_budget: int | None = None,
-        max_depth: int | None = None,
-        weights: dict[str, float] | None = None,
-        shallow_above: int | None = None,
-        win_model: Sequence[float] | Literal["shipped"] | None = "shipped",
-        endgame: int | None = None,
-        endgame_samples: int = ENDGAME_SAMPLES,
-    ) -> None:
-        if endgame is not None and (
-            isinstance(endgame, bool) or not isinstance(endgame, int) or endgame < 0
-        ):
-            raise SolverError(f"endgame {endgame!r:.40} must be a non-negative integer or None")
-        check_samples(endgame_samples, "endgame_samples")
-        self.endgame = endgame
-        self.endgame_samples = endgame_samples
-        self._pimc: PimcAgent | None = None  # built on first use: it loads the exact solver
-        self.node_budget = node_budget
-        self.max_depth = EXACT_DEPTH if max_depth is None else max_depth
-        self.shallow_above = shallow_above
-        self.weights = dict(weights or {})
-        self.win_model = win_model
-        if win_model is None:
-            self.weights.setdefault("win_bonus", 0.0)
-        self._pars: dict[str, np.ndarray] = {}
-        self.par_for("classic/strict")  # bad weights fail here, not in the first game
+    def __init__(self, config: AgentConfig | Mapping[Variant, AgentConfig] | None = None
+                 ) -> None:
+        if config is not None and not isinstance(config, (AgentConfig, Mapping)):
+            raise SolverError(f"config {config!r:.60} must be an AgentConfig, a table of "
+                              "them by variant, or None")
+        self.config = config
+        self._pimc: dict[int, PimcAgent] = {}  # by samples, built on first use (exact solver)
+        self._pars: dict[AgentConfig, np.ndarray] = {}
+        if config is not None:
+            for c in [config] if isinstance(config, AgentConfig) else config.values():
+                self._par(c)  # a bad win model fails here, not in the first game
         self.nodes = 0
         self.memo_limit = 2_000_000
         self._memo = K.new_memo()
-        self._memo_cfg: tuple[int, int] = (-1, -1)
+        self._memo_key: tuple[int, int, AgentConfig | None] = (-1, -1, None)
 
-    def par_for(self, variant: str) -> np.ndarray:
-        """The kernel's ``par`` row for ``variant``: the weights and that variant's win
-        model; the win bonus, unless given, is the variant's (``win_bonus_for``)."""
-        if variant not in self._pars:
-            if self.win_model == "shipped":
-                model = win_model_for(variant)
-            else:
-                model = None if self.win_model is None else tuple(self.win_model)
-            weights = {"win_bonus": win_bonus_for(variant), **self.weights}
-            self._pars[variant] = weights_array(weights, model)
-        return self._pars[variant]
+    def config_for(self, info: InfoState) -> AgentConfig:
+        """The settings the agent plays ``info`` with: the config given, else its variant's
+        row of the table given, else of :data:`~.config.AGENT_CONFIGS`."""
+        if isinstance(self.config, AgentConfig):
+            return self.config
+        if self.config is not None:
+            return self.config[info.variant]
+        return agent_config(info.variant)
+
+    def _par(self, config: AgentConfig) -> np.ndarray:
+        par = self._pars.get(config)
+        if par is None:
+            par = self._pars[config] = config_par(config)
+        return par
+
+    def par_for(self, info: InfoState) -> np.ndarray:
+        """The kernel's ``par`` row for ``info``: its config's leaf weights, win bonus
+        and win model (:func:`~.leaf.config_par`)."""
+        return self._par(self.config_for(info))
 
     def reset(self, seed: int = 0) -> None:
         """Start a new game: forget the memo (also dropped past ``memo_limit`` entries)."""
@@ -296,15 +243,17 @@ class FairAgent:
                 slots[i] = info.room.index(c)
                 modes[i] = 1 if a.with_weapon else 0
         cnt, bot, cfg = info_arrays(info)
-        key = (int(cfg[0]), int(cfg[1]))
-        if key != self._memo_cfg or len(self._memo) > self.memo_limit:
+        config = self.config_for(info)
+        # memo entries hold values under one variant's rules and one config's leaf
+        key = (int(cfg[0]), int(cfg[1]), config)
+        if key != self._memo_key or len(self._memo) > self.memo_limit:
             self._memo = K.new_memo()
-            self._memo_cfg = key
+            self._memo_key = key
         out = np.zeros(len(acts), np.float64)
         out_win = np.zeros(len(acts), np.float64)
         exact = np.zeros(len(acts), np.int64)
         stats = np.zeros(2, np.int64)
-        par = self.par_for(str(info.variant))
+        par = self._par(config)
         K.search_root(
             root_frame(info, depth), cnt, bot, slots, modes, cfg, par,
             out, out_win, exact, stats,
@@ -315,38 +264,25 @@ class FairAgent:
                 for i, a in enumerate(acts)]
         return vals, int(stats[K.ST_DECISIONS])
 
-    def limits(self, info: InfoState) -> tuple[int, int]:
-        """(node budget, shallow_above) for the position: the given ones, else the
-        defaults of its variant's flee rule (``DEFAULT_LIMITS``)."""
-        budget, shallow = DEFAULT_LIMITS.get(flee_rule_code(info.variant), DEFAULT_LIMIT)
-        return (
-            budget if self.node_budget is None else self.node_budget,
-            shallow if self.shallow_above is None else self.shallow_above,
-        )
-
-    def endgame_for(self, info: InfoState) -> int:
-        """How many unseen cards the endgame starts at for ``info``'s variant (0: never)."""
-        if self.endgame is not None:
-            return self.endgame
-        return DEFAULT_ENDGAME.get(str(info.variant), 0)
-
     def in_endgame(self, info: InfoState) -> bool:
         """Whether PIMC decides at ``info`` (some card unseen, and few enough)."""
-        return 0 < len(info.unseen) <= self.endgame_for(info)
+        return 0 < len(info.unseen) <= self.config_for(info).endgame
 
-    def _pimc_agent(self) -> PimcAgent:
-        if self._pimc is None:
+    def _pimc_agent(self, info: InfoState) -> PimcAgent:
+        samples = self.config_for(info).endgame_samples
+        pimc = self._pimc.get(samples)
+        if pimc is None:
             from .pimc import PimcAgent  # imported here: the exact kernel loads on use
 
-            self._pimc = PimcAgent(samples=self.endgame_samples, seed=0)
-        return self._pimc
+            pimc = self._pimc[samples] = PimcAgent(samples=samples, seed=0)
+        return pimc
 
     def sampled_values(self, info: InfoState) -> list[ActionValue]:
         """Every legal action's PIMC tally as values (see :class:`ActionValue`): the
         share of the sampled orders it wins and its mean best score over them, each
         solved exactly; ``value`` is the utility of those two, in the search's units."""
-        pimc = self._pimc_agent()
-        bonus = float(self.par_for(str(info.variant))[LEAF_WIN_BONUS])
+        pimc = self._pimc_agent(info)
+        bonus = float(self.par_for(info)[LEAF_WIN_BONUS])
         known = len(info.unseen) <= 1
         out = []
         for t in pimc.evaluate(info, all_scores=True):
@@ -367,9 +303,9 @@ class FairAgent:
             return self.known_values(info)
         if self.in_endgame(info):
             return self.sampled_values(info)
-        budget, shallow = self.limits(info)
-        cap = 0 if len(info.unseen) > shallow else self.max_depth
-        cap = min(cap, self.max_depth)
+        config = self.config_for(info)
+        budget = config.node_budget
+        cap = 0 if len(info.unseen) > config.deepen_at else config.max_depth
         depth = 0
         vals, nodes = self.search(info, depth)
         self.nodes += nodes
@@ -390,7 +326,7 @@ class FairAgent:
         0), so the value is that score plus the win bonus if it wins."""
         from ..exact.solve import solve_value  # imported here: the exact kernel loads on use
 
-        bonus = float(self.par_for(str(info.variant))[LEAF_WIN_BONUS])
+        bonus = float(self.par_for(info)[LEAF_WIN_BONUS])
         state = known_state(info)
         out = []
         for a in info.legal_actions():
@@ -409,7 +345,7 @@ class FairAgent:
         In the endgame it is PIMC's choice, which solves scores only where wins tie
         (the action of ``max(sampled_values(info), key=choice_key)``, for less)."""
         if self.in_endgame(info):
-            return self._pimc_agent().choose(info)
+            return self._pimc_agent(info).choose(info)
         vals = self.evaluate(info)
         if not vals:
             raise ValueError(f"no legal action in {info.to_text()}")

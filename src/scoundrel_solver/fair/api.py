@@ -21,11 +21,13 @@ from scoundrel_core.info import InfoState, observe, parse_info_text
 from ..errors import SolverError
 from .agent import ActionValue, FairAgent
 from .baselines import GreedyAgent, RandomAgent
+from .config import configs_with
 from .pimc import PimcAgent
 from .protocol import Agent
 
 __all__ = [
-    "MAX_ACTIONS", "Agent", "FairGame", "advise", "advise_values", "make_agent", "play_fair",
+    "FAIR_OPTIONS", "MAX_ACTIONS", "Agent", "FairGame", "advise", "advise_values", "make_agent",
+    "play_fair",
     "play_with",
 ]
 
@@ -49,11 +51,31 @@ class FairGame:
         return " ".join(self.actions)
 
 
+FAIR_OPTIONS = {"node_budget": "node_budget", "max_depth": "max_depth",
+                "shallow_above": "deepen_at", "endgame": "endgame",
+                "endgame_samples": "endgame_samples"}
+"""The options of ``make_agent("fair", ...)`` (the names results files record) and the
+:class:`~.config.AgentConfig` field each one changes."""
+
+
 def make_agent(name: str, **opts: Any) -> Agent:
-    """``fair`` (options of :class:`FairAgent`), ``pimc`` (options of
-    :class:`~.pimc.PimcAgent`: samples, max_nodes, seed), ``greedy`` or ``random``."""
+    """``fair`` (options ``FAIR_OPTIONS``: every variant's config changed the same way),
+    ``pimc`` (options of :class:`~.pimc.PimcAgent`: samples, max_nodes, seed), ``greedy``
+    or ``random``.
+
+    >>> make_agent("fair", node_budget=1000).config_for(sc.InfoState.from_text(
+    ...     "hard/strict health=20 weapon=- last=- potion=0 resolved=0 fled=0 "
+    ...     "room=[2C 3C 4C 5C] dungeon=[6C]")).node_budget
+    1000
+    """
     if name == "fair":
-        return FairAgent(**opts)
+        if not opts:
+            return FairAgent()
+        unknown = sorted(set(opts) - set(FAIR_OPTIONS))
+        if unknown:
+            raise SolverError(f"unknown options {unknown} of the fair agent; "
+                              f"known: {', '.join(FAIR_OPTIONS)}")
+        return FairAgent(configs_with(**{FAIR_OPTIONS[k]: v for k, v in opts.items()}))
     if name == "pimc":
         return PimcAgent(**opts)
     if name not in ("greedy", "random"):
@@ -116,10 +138,9 @@ def advise(
 ) -> list[tuple[str, float, bool]]:
     """Each legal action's value to the fair agent and whether that value is exact.
 
-    A value is the expected final score plus the agent's ``win_bonus`` (by
-    default ``leaf.win_bonus_for`` the variant: 400 under classic, 100 under hard
-    and easy) times the chance of winning: the agent plays to win first and for
-    the score second. Below, playing 4H wins with 2 health: 2 + 400.
+    A value is the expected final score plus the agent's ``win_bonus`` (a field of
+    its :class:`~.config.AgentConfig`) times the chance of winning: the agent plays
+    to win first and for the score second. Below, playing 4H wins with 2 health: 2 + 400.
     :func:`advise_values` gives the chance of winning and the expected final
     score of each action separately as well.
 

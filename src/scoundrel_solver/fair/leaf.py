@@ -1,7 +1,7 @@
 """The leaf evaluation of the depth-limited search: a hand formula plus a learned win model.
 
-The agent's utility is the final score plus ``win_bonus`` for a won game
-(``win_bonus_for`` the variant: 400 under classic, 100 under hard and easy):
+The agent's utility is the final score plus ``win_bonus`` for a won game (a
+field of the variant's :class:`~.config.AgentConfig`):
 it plays to win first and for the score second (a game is won or lost; the
 score only ranks games of the same outcome). Exact parts of the search
 use that utility as it is. At a chance node the search cannot afford to
@@ -63,26 +63,23 @@ from typing import Final
 import numpy as np
 
 from scoundrel_core import Card, Kind
-from scoundrel_core.encoding import FLEE_ANY, FLEE_NEVER, flee_rule_code
-from scoundrel_core.variants import get_variant
+
+from .config import MAX_WIN_BONUS, AgentConfig, LeafWeights
 
 __all__ = [
-    "CLASSIC_WIN_BONUS",
     "DEFAULT_WEIGHTS",
     "FEATURES",
     "LEAF_WEIGHTS",
     "MODEL_FILE",
+    "config_par",
     "leaf_estimate",
     "leaf_features",
     "leaf_value",
     "shipped_models",
     "weights_array",
-    "win_bonus_for",
-    "win_model_for",
     "win_model_from",
 ]
 
-MAX_WIN_BONUS: Final = 400.0
 MODEL_FILE: Final = "leaf_model.json"
 """The shipped win models, one per variant (written by ``scripts/train_fair_leaf.py``)."""
 
@@ -138,40 +135,11 @@ full health)."""
 BIG: Final = 10
 
 DEFAULT_WEIGHTS: Final[dict[str, float]] = {
-    "potion": 0.9,
-    "absorb": 1.0,
-    "weapon": 0.8,
-    "low_health": 0.1,
-    "safe_health": 14.0,
-    "kills": 3.0,
+    **{name: float(getattr(LeafWeights(), name)) for name in LEAF_WEIGHTS[:LEAF_WIN_BONUS]},
     "win_bonus": 100.0,
 }
-"""The hand-set weights of the leaf's score estimate, by name."""
-CLASSIC_WIN_BONUS: Final = 400.0
-"""The win bonus where the first room of a refill cannot be fled (``classic``), in
-place of the leaf's default 100. On the same 1,000 paired classic/strict deals
-(seeds 31000-31999) a bonus of 100 won 658, 300 won 678 and 400 won 689 (81
-won only with 400, 50 only with 100); 1,000 won 400 of the first 588 deals,
-where 400 won 404 (docs/fair.md, round five). A larger bonus makes a small
-gain in the chance of winning outweigh a large loss of expected score.
-``hard`` and ``easy`` keep 100: under hard/strict 400 won 29 against 33 of 544
-paired deals, and easy/strict won every deal with either (docs/fair.md, round
-six). Values must stay below half the
-kernel's ``MEMO_INEXACT`` mark (``MAX_WIN_BONUS``)."""
-DEFAULT_WIN_BONUSES: Final = {
-    FLEE_NEVER: DEFAULT_WEIGHTS["win_bonus"], FLEE_ANY: DEFAULT_WEIGHTS["win_bonus"]
-}
-"""The win bonus of the other flee rules (``hard``, ``easy``), by flee rule code."""
-
-
-def win_bonus_for(variant: str) -> float:
-    """The default win bonus of a variant: ``CLASSIC_WIN_BONUS`` where the first room
-    of a refill cannot be fled, else the leaf's 100 (``DEFAULT_WIN_BONUSES``).
-
-    >>> win_bonus_for("classic/equal"), win_bonus_for("hard/strict")
-    (400.0, 100.0)
-    """
-    return DEFAULT_WIN_BONUSES.get(flee_rule_code(get_variant(variant)), CLASSIC_WIN_BONUS)
+"""The hand-set weights of the leaf's score estimate by name (:class:`~.config.LeafWeights`),
+with a win bonus of 100: the ``par`` row of :func:`weights_array` when none is given."""
 
 
 def weights_array(
@@ -261,15 +229,23 @@ def shipped_models() -> dict[str, tuple[float, ...]]:
     return {name: tuple(float(x) for x in m["coef"]) for name, m in data["models"].items()}
 
 
-def win_model_for(variant: str) -> tuple[float, ...] | None:
-    """The shipped win model of ``variant``, else of the same variant under the strict
-    weapon rule, else the classic/strict one (a model fitted on hard games did no
-    better there than the classic one), else None (the hand formula alone)."""
-    models = shipped_models()
-    for name in (variant, variant.split("/")[0] + "/strict", "classic/strict"):
-        if name in models:
-            return models[name]
-    return None
+def config_par(config: AgentConfig) -> np.ndarray:
+    """The kernel's ``par`` row of a config: its leaf weights, win bonus and win model
+    (a shipped model by name, or coefficients; an unknown name is an error).
+
+    >>> from scoundrel_solver.fair.config import agent_config
+    >>> config_par(agent_config("hard"))[:LEAF_MODEL].tolist()
+    [0.9, 1.0, 0.8, 0.1, 14.0, 3.0, 100.0]
+    """
+    model = config.win_model
+    if isinstance(model, str):
+        models = shipped_models()
+        if model not in models:
+            raise ValueError(f"no win model {model!r} in {MODEL_FILE}; "
+                             f"shipped: {', '.join(sorted(models))}")
+        model = models[model]
+    weights = {name: float(getattr(config.leaf, name)) for name in LEAF_WEIGHTS[:LEAF_WIN_BONUS]}
+    return weights_array({**weights, "win_bonus": float(config.win_bonus)}, model)
 
 
 def win_model_from(path: Path, variant: str) -> tuple[float, ...]:

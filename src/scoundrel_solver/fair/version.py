@@ -1,51 +1,85 @@
-"""Which fair agent made a result: the package version plus a hash of the agent's source.
+"""Which fair agent made a result: a declared version, checked by the agent's fingerprint.
 
-Games played by two revisions of the agent must never be mixed up in one
-table. The hash covers every file of this package (the search kernel, the
-agent, its leaf and the shipped win model), the card encoding and the shared
-rule steps the kernel is built from, and the exact solver's own version (the
-agent asks the exact solver when nothing is unseen), so any change to what the
-agent does changes it.
+The version follows the agent's behaviour, not its text
+(:mod:`scoundrel_solver.provenance.fingerprint`): ``fingerprint.json`` beside this
+module holds the version, a fixed set of information states of every variant
+and the fingerprint of the agent's answers there (every action's values, the
+action it plays). Editing a comment or moving code leaves the version as it
+is; changing a weight changes the fingerprint, and a test then demands a new
+version. The version in force was named, before fingerprints, after a hash of
+the agent's source; it keeps that name because the behaviour is the same.
 
 >>> v = agent_version()
->>> v.startswith(__version__ + "+fair.") and len(v.split(".")[-1]) == 12
-True
->>> all(p.is_file() for p in agent_source_files())
+>>> v.startswith("0.") and "+fair." in v
 True
 """
 
 from __future__ import annotations
 
-import hashlib
-from functools import lru_cache
-from pathlib import Path
+from collections.abc import Iterable, Iterator
+from typing import Final
 
-from scoundrel_core import __version__
+import scoundrel_core as sc
+from scoundrel_core.info import InfoState, observe
 
-from ..revision import solver_version
+from ..provenance.fingerprint import declared_version
+from .config import AGENT_CONFIGS, AgentConfig
 
-__all__ = ["agent_source_files", "agent_version"]
+__all__ = ["RECORD_PACKAGE", "agent_version", "fingerprint_lines", "sample_positions"]
 
-_HERE = Path(__file__).resolve().parent
-
-
-_SHARED = ("encoding.py", "jit.py", "steps.py")
-"""The modules of ``scoundrel_core`` the fair kernel is built from (card types, the
-shared rule steps: their text in ``steps``, compiled by ``jit``)."""
+RECORD_PACKAGE: Final = "scoundrel_solver.fair"
+"""The package whose ``fingerprint.json`` records the agent's behaviour."""
 
 
-def agent_source_files() -> tuple[Path, ...]:
-    """The files the agent's behaviour is read from, sorted."""
-    own = [p for p in _HERE.iterdir() if p.suffix in (".py", ".json")]
-    core = _HERE.parents[1] / "scoundrel_core"
-    return tuple(sorted([*own, *(core / name for name in _SHARED)]))
-
-
-@lru_cache(maxsize=1)
 def agent_version() -> str:
-    """``VERSION+fair.HASH``: SHA-256 (first 12 hex digits) over the names and sources of
-    :func:`agent_source_files` and the exact solver's version."""
-    digest = hashlib.sha256(solver_version().encode() + b"\0")
-    for path in agent_source_files():
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return f"{__version__}+fair.{digest.hexdigest()[:12]}"
+    """The fair agent's version (``VERSION+fair.NAME``), stamped on every game it plays."""
+    return declared_version("fair")
+
+
+def _row(v: object) -> str:
+    from .agent import ActionValue
+
+    assert isinstance(v, ActionValue)
+    # nine significant digits: far below any change of a weight, far above the last bits
+    return (f"{v.action} {v.value:.9g} {v.win_chance:.9g} {v.expected_score:.9g} "
+            f"{int(v.exact)} {v.samples}")
+
+
+def fingerprint_lines(positions: Iterable[str], config: AgentConfig | None = None
+                      ) -> Iterator[str]:
+    """One line per information state: the agent's values of every action, the action
+    it plays and whether that was exact; ``config`` as for ``FairAgent``."""
+    from .agent import FairAgent
+
+    for text in positions:
+        info = InfoState.from_text(text)
+        values = FairAgent(config).evaluate(info)  # a fresh agent: no memo carried over
+        action, exact = FairAgent(config).choose(info)
+        yield f"{text}\t{action} {int(exact)}\t" + "; ".join(_row(v) for v in values)
+
+
+def sample_positions(seeds: Iterable[int] = (0, 1, 2)) -> list[str]:
+    """Information states from the agent's own games on ``seeds`` of every variant: per
+    game the last decision of each phase (only the leaf, deepening, the endgame, every
+    card known; the last is the cheapest to search), decisions with one legal action
+    left out."""
+    from .agent import FairAgent
+
+    out: list[str] = []
+    for variant, config in AGENT_CONFIGS.items():
+        for seed in seeds:
+            agent = FairAgent()
+            s = sc.new_game(seed=seed, variant=variant.name, weapon_rule=variant.weapon_rule)
+            info = InfoState.initial(s)
+            last: dict[str, str] = {}
+            while not s.is_over:
+                u = len(info.unseen)
+                phase = ("known" if u == 0 else "endgame" if u <= config.endgame
+                         else "deepen" if u <= config.deepen_at else "leaf")
+                if len(info.legal_actions()) > 1:
+                    last[phase] = info.to_text()
+                a = agent(info)
+                s2 = sc.apply(s, a)
+                info, s = observe(info, a, s2), s2
+            out.extend(last.values())
+    return out

@@ -31,7 +31,7 @@ class Hints:
         """Every legal action's value to the fair agent (expected final score plus the
         win bonus times the chance of winning), in the order of ``game.legal()``."""
         if self._agent is None:
-            self._agent = FairAgent(node_budget=self.node_budget)
+            self._agent = FairAgent()
         return self._agent.evaluate(game.info)
 
 
@@ -41,4 +41,4 @@ def warm_up(game: Session) -> None:
     Run in a background thread while a player reads the first room, this takes
     the numba loading (most of a second) out of the first ``hint``.
     """
-    FairAgent(max_depth=0).evaluate(game.start_info)
+    FairAgent().search(game.start_info, 0)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Final
 import scoundrel_core as sc
 from scoundrel_core import Card, Kind
 
-from ..fair.leaf import win_bonus_for
+from ..fair.config import agent_config
 from .explain import action_effect, weapon_text
 from .session import Session
 
@@ -147,7 +147,7 @@ def render_hint(game: Session, values: Sequence[ActionValue], pal: Palette) -> l
                   "mean score")
     else:
         how_it = (f"it maximises expected score + "
-                  f"{win_bonus_for(str(game.state.variant)):g} x win chance")
+                  f"{agent_config(game.state.variant).win_bonus:g} x win chance")
     lines = [f"Fair agent (sees only what you see), best first ({how_it}):",
              "       action  win chance  expected score"]
     for v in ranked:

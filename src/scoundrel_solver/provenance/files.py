@@ -5,12 +5,6 @@ Parquet key-value metadata (:func:`parquet_metadata`, keys ``scoundrel.*``) or
 as ``#`` comment lines at the top of a CSV file (:func:`csv_header`; read it
 back with ``pandas.read_csv(path, comment="#")``). ``data/README.md`` lists
 the same facts for every file.
-
->>> p = provenance(["scoundrel-census", "export", "--out", "x.parquet"])
->>> p["command"], sorted(p)
-('scoundrel-census export --out x.parquet', ['command', 'commit', 'date', 'version'])
->>> csv_header(p).splitlines()[0]
-'# command: scoundrel-census export --out x.parquet'
 """
 
 from __future__ import annotations

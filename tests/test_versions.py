@@ -1,0 +1,94 @@
+"""A search's version follows its behaviour: the fingerprint on committed positions.
+
+The exact solver and the fair agent each ship ``fingerprint.json``: their version,
+positions of every variant, and the fingerprint of their answers there. When
+behaviour changes the fingerprint changes, and these tests demand a new version
+(``python scripts/fingerprint.py write KIND``); nothing else changes a version.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from scoundrel_core.info import InfoState
+from scoundrel_solver.census.store import solver_version as store_version
+from scoundrel_solver.exact import version as exact_version
+from scoundrel_solver.fair import agent_version
+from scoundrel_solver.fair import version as fair_version
+from scoundrel_solver.fair.config import AGENT_CONFIGS, LeafWeights, agent_config
+from scoundrel_solver.provenance.fingerprint import SEARCHES, current, digest, read_record
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+_PROJECT = ("scoundrel_core", "scoundrel_solver")
+BEHAVIOUR_CHANGED = ("{kind}'s behaviour changed (fingerprint {now}, recorded {was} for "
+                     "{version}): give it a new version with "
+                     "python scripts/fingerprint.py write {kind}")
+
+
+@pytest.mark.parametrize("kind", sorted(SEARCHES))
+def test_the_recorded_fingerprint_is_the_behaviour_of_today(kind: str) -> None:
+    record, now = current(kind)
+    assert now == record.fingerprint, BEHAVIOUR_CHANGED.format(
+        kind=kind, now=now[:12], was=record.fingerprint[:12], version=record.version)
+
+
+def test_the_versions_are_the_records_and_the_census_stores_the_solvers() -> None:
+    assert agent_version() == read_record(fair_version.RECORD_PACKAGE).version
+    assert exact_version.solver_version() == read_record(exact_version.RECORD_PACKAGE).version
+    assert store_version() == exact_version.solver_version()
+    assert agent_version().split("+")[1].startswith("fair.")
+    assert exact_version.solver_version().split("+")[1].startswith("exact.")
+
+
+def test_the_positions_cover_every_variant_and_phase() -> None:
+    positions = read_record(fair_version.RECORD_PACKAGE).positions
+    infos = [InfoState.from_text(t) for t in positions]
+    assert {i.variant for i in infos} == set(AGENT_CONFIGS)
+    unseen = {len(i.unseen) for i in infos}
+    assert 0 in unseen and max(unseen) > 30  # every card known .. only the leaf
+    config = agent_config("classic")
+    assert any(0 < len(i.unseen) <= config.endgame for i in infos if i.variant.name == "classic")
+    exact = read_record(exact_version.RECORD_PACKAGE).positions
+    assert {t.split()[0] for t in exact} == {str(v) for v in AGENT_CONFIGS}
+
+
+def test_changing_a_weight_changes_the_fingerprint() -> None:
+    """A weight of the leaf a hundredth off: the agent's answers differ, so the test above
+    would demand a new version."""
+    positions = [t for t in read_record(fair_version.RECORD_PACKAGE).positions
+                 if t.startswith("classic/strict")]
+    config = agent_config("classic/strict")
+    changed = replace(config, leaf=LeafWeights(potion=config.leaf.potion + 0.01))
+    assert digest(fair_version.fingerprint_lines(positions, config)) != digest(
+        fair_version.fingerprint_lines(positions, changed))
+    assert digest(fair_version.fingerprint_lines(positions, config)) == digest(
+        fair_version.fingerprint_lines(positions))  # the table's row is what plays
+
+
+def _run(code: str, src: Path) -> str:
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={"PYTHONPATH": str(src), "PATH": ""}, timeout=300, check=True)
+    return done.stdout.strip()
+
+
+def test_editing_comments_or_moving_code_keeps_the_versions(tmp_path: Path) -> None:
+    copy = tmp_path / "src"
+    for pkg in _PROJECT:
+        shutil.copytree(SRC / pkg, copy / pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    code = ("from scoundrel_solver.fair import agent_version; "
+            "from scoundrel_solver.exact.version import solver_version; "
+            "print(agent_version(), solver_version())")
+    before = _run(code, copy)
+    assert before == f"{agent_version()} {exact_version.solver_version()}"
+    for path in (copy / "scoundrel_solver" / "fair" / "agent.py",
+                 copy / "scoundrel_solver" / "exact" / "_kernel.py",
+                 copy / "scoundrel_core" / "steps.py"):
+        text = path.read_text()
+        path.write_text(text.replace('"""', '"""A corrected comment. ', 1) + "\n# moved\n")
+    assert _run(code, copy) == before
