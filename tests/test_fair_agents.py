@@ -9,6 +9,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import scoundrel_core as sc
+from naive.fair import brute_outcomes, brute_values
 from scoundrel_core import FULL_DECK, State
 from scoundrel_core.errors import VariantError
 from scoundrel_core.info import InfoState, observe
@@ -21,7 +22,6 @@ from scoundrel_solver.fair import (
     play_fair,
 )
 from scoundrel_solver.fair.leaf import LEAF_WIN_BONUS, win_bonus_for
-from scoundrel_solver.fair.reference import brute_outcomes, brute_values
 
 
 def _with_dungeon(s: State, dungeon: list[sc.Card]) -> State:
