@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import scoundrel_core as sc
-from scoundrel_solver.exact.brute import brute_force, brute_force_recursive
+from naive.brute import brute_force, brute_force_recursive
 
 COMBOS = [(v, w) for v in sc.FLEE_RULES for w in sc.WEAPON_RULES]
 

@@ -10,6 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import scoundrel_core as sc
+from naive.fair import brute_outcomes, brute_values
 from scoundrel_core import FULL_DECK, State
 from scoundrel_core.errors import VariantError
 from scoundrel_core.info import InfoState, observe
@@ -23,7 +24,6 @@ from scoundrel_solver.fair import (
 )
 from scoundrel_solver.fair.config import agent_config, configs_with
 from scoundrel_solver.fair.leaf import LEAF_WIN_BONUS
-from scoundrel_solver.fair.reference import brute_outcomes, brute_values
 
 
 def _with_dungeon(s: State, dungeon: list[sc.Card]) -> State:

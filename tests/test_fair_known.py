@@ -10,13 +10,13 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import scoundrel_core as sc
+from naive.fair import brute_outcomes
 from scoundrel_core import FULL_DECK, State
 from scoundrel_core.info import InfoState, parse_info_text
 from scoundrel_solver.exact.solve import solve, solve_value
 from scoundrel_solver.fair import FairAgent, advise_values
 from scoundrel_solver.fair.agent import known_state
 from scoundrel_solver.fair.config import agent_config
-from scoundrel_solver.fair.reference import brute_outcomes
 
 ISSUE_EXAMPLE = (
     "classic/strict health=9 weapon=10D last=- potion=0 resolved=0 fled=0 "

@@ -17,6 +17,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import scoundrel_core as sc
+from naive.fair import brute_value
 from scoundrel_core import Card, State
 from scoundrel_core.info import InfoState, observe
 from scoundrel_solver.errors import SolverError
@@ -31,7 +32,6 @@ from scoundrel_solver.fair.optimum import (
     opening,
 )
 from scoundrel_solver.fair.protocol import Agent
-from scoundrel_solver.fair.reference import brute_value
 
 # Few values, both monster suits: tiny decks with two monsters of one value
 # (one chance outcome, two cards) come up often.

@@ -9,6 +9,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import scoundrel_core as sc
+from naive.fair import brute_outcomes, brute_value, twin_values
 from scoundrel_core import FULL_DECK, State
 from scoundrel_core.info import InfoState, observe
 from scoundrel_solver.fair import _kernel as K
@@ -22,7 +23,6 @@ from scoundrel_solver.fair.leaf import (
     leaf_value,
     weights_array,
 )
-from scoundrel_solver.fair.reference import brute_outcomes, brute_value, twin_values
 
 PAR = weights_array()
 

@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import scoundrel_core as sc
+from naive.bound import upper_bound
+from naive.brute import brute_force
 from scoundrel_core.encoding import card_type, flee_rule_code
 from scoundrel_solver.exact import _kernel as k
 from scoundrel_solver.exact._layout import NP, P_CAP, P_FLED, P_HP, P_R0, P_REM, P_W
-from scoundrel_solver.exact.bound import upper_bound
-from scoundrel_solver.exact.brute import brute_force
 from scoundrel_solver.exact.solve import state_row
 
 VARIANTS = [(v, w) for v in sc.FLEE_RULES for w in sc.WEAPON_RULES]

@@ -11,11 +11,11 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import scoundrel_core as sc
+from naive.brute import brute_force
 from scoundrel_core import FULL_DECK, Action, State
 from scoundrel_core.info import InfoState, observe
 from scoundrel_solver.cli import eval as eval_cli
 from scoundrel_solver.errors import SolverError
-from scoundrel_solver.exact.brute import brute_force
 from scoundrel_solver.fair.api import make_agent, play_with
 from scoundrel_solver.fair.baselines import GreedyAgent
 from scoundrel_solver.fair.pimc import (

@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import scoundrel_core as sc
+from naive.brute import brute_force
 from scoundrel_solver import solve
 from scoundrel_solver.errors import SolverError
-from scoundrel_solver.exact.brute import brute_force
 from scoundrel_solver.exact.solve import is_winnable, solve_value
 
 pytestmark = pytest.mark.usefixtures("warm_solver")

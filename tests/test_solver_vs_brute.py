@@ -2,7 +2,7 @@
 
 ``solve`` must be exact: on small generated deals (every variant and weapon rule,
 any starting health, also positions in the middle of a game) it proves the same
-best score as :func:`scoundrel_solver.exact.brute.brute_force`, and the line it reports
+best score as :func:`naive.brute.brute_force`, and the line it reports
 replays legally with :func:`scoundrel_core.play_line` to a finished game of that
 score. On full deals, the line replays to the reported score, and a search cut
 short by a limit still returns a legal, complete line.
@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import scoundrel_core as sc
+from naive.brute import brute_force
 from scoundrel_solver import SolveResult, solve
-from scoundrel_solver.exact.brute import brute_force
 
 pytestmark = pytest.mark.usefixtures("warm_solver")
 

@@ -19,8 +19,8 @@ their place in ``FLEE_RULES``. The rules' numbers (``MAX_HEALTH``,
 ``ROOM_SIZE``) are defined here once.
 
 Plain Python and numpy: :mod:`scoundrel_core.jit` compiles what the engines
-call. The slow twins (``scoundrel_core.reference``, the exact solver's
-``brute`` and ``bound``, ``fair.reference``) do not use this module on
+call. The slow twins (``scoundrel_core.reference``; the exact solver's and the fair
+search's under ``tests/naive``) do not use this module on
 purpose: they state the rules again in plain Python, so a mistake here cannot
 hide in both.
 

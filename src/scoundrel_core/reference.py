@@ -1,10 +1,13 @@
-"""The slow twin: the rules of docs/rules.md over plain Python lists.
+"""A slow twin of the rules: the rules of docs/rules.md over plain Python lists.
 
 This module is a second implementation of :mod:`scoundrel_core.rules`, written
 from ``docs/rules.md`` alone and kept deliberately plain: a mutable dataclass, lists
 for the dungeon and the room, one ``if`` per rule. It is not used by the game or
-the solver; tests play it side by side with the packed fast path and compare
-the legal actions and states at every step (:func:`to_state`).
+the solver; tests play it side by side with every engine and compare the legal
+actions and states at every step (:func:`to_state`). It is public, unlike the
+other slow twins (under ``tests/naive``), because a user may call it: it is the
+rules as one reads them, to follow a game step by step or to check another
+implementation against, move for move.
 
 Actions use the same integers as :mod:`scoundrel_core.actions`::
 

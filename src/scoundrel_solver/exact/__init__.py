@@ -7,9 +7,10 @@ A peer of :mod:`scoundrel_solver.fair` (which never sees the dungeon order).
 - :mod:`._kernel`: the numba search, a room at a time, over the packed rows of
   :mod:`._layout`, pruned by the bound of :mod:`._phi`;
 - :mod:`.table`: the transposition table the kernel probes;
-- :mod:`.bound` and :mod:`.brute`: the slow twins (a plain-Python bound and a
-  brute force over the library's own rules) the tests compare it with;
 - :mod:`.version`: the solver's version, checked by its fingerprint.
+
+Its slow twins (a plain-Python bound and a brute force over the library's own
+rules), which only the tests use, are ``tests/naive/bound.py`` and ``brute.py``.
 """
 
 from .result import SolveResult

@@ -10,7 +10,7 @@ small tables instead of looping over the thirteen monster values:
   ``m`` (one of each) is the sum of the values ``<= x`` plus ``x`` times the
   number of the others: ``VALUE_SUM[m & at_most(x)] + x * COUNT[m & ~at_most(x)]``.
 
-The values are those of the plain loop (``bound.py`` is its twin over a State;
+The values are those of the plain loop (``tests/naive/bound.py`` is its twin over a State;
 tests compare them on random positions and on every weapon and reach).
 """
 

@@ -22,7 +22,7 @@ Design
   evaluation (:mod:`.leaf`). ``FairAgent`` deepens by iterative deepening
   within a node budget; a search that never used the leaf is exact, and every
   value says whether it is.
-- Twins: :mod:`.reference` has an ordered card-by-card twin of the kernel and
+- Twins: ``tests/naive/fair.py`` has an ordered card-by-card twin of the kernel and
   a world-enumerating brute force; the tests compare all three.
 """
 

@@ -1,6 +1,7 @@
-"""Plain-Python twins of the fair search, for tests (slow, obviously right).
+"""Plain-Python twins of the fair search, for the tests only (slow, obviously right).
 
-- :func:`twin_values`: the same depth-limited expectimax as ``_kernel`` with the
+- :func:`twin_values`: the same depth-limited expectimax as
+  ``scoundrel_solver.fair._kernel`` with the
   same leaf, but over :class:`InfoState` and :class:`ChanceNode` objects,
   drawing cards one at a time in order (no multiset or flee-order shortcut).
 - :func:`brute_outcomes` / :func:`brute_value`: the exact value (and chance of
@@ -19,8 +20,7 @@ import numpy as np
 import scoundrel_core as sc
 from scoundrel_core import Action, Card, State
 from scoundrel_core.info import ChanceNode, InfoState, observe
-
-from .leaf import LEAF_WIN_BONUS, leaf_estimate
+from scoundrel_solver.fair.leaf import LEAF_WIN_BONUS, leaf_estimate
 
 __all__ = ["brute_outcomes", "brute_value", "brute_values", "twin_values"]
 

@@ -1,7 +1,8 @@
 """The brute-force oracle: the best score from a position, by exhaustive search.
 
-Plain Python over :func:`scoundrel_core.legal_actions` and
-:func:`scoundrel_core.apply` only: no bounds, no pruning, no move ordering, no
+A slow twin of the exact solver, for the tests only (``scoundrel_solver.solve`` is
+what a user calls, exact too). Plain Python over :func:`scoundrel_core.legal_actions`
+and :func:`scoundrel_core.apply` only: no bounds, no pruning, no move ordering, no
 packed keys. It is slow on purpose and exists to check the fast solver on small
 dungeons (see ``tests/test_solver_vs_brute.py``).
 

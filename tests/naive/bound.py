@@ -1,6 +1,7 @@
 """The solver's upper bound, written plainly over a State: the slow twin of
-``_phi.upper_bound`` (tests compare the two, and check the bound against
-brute force). See the kernel module docstring for why it is sound.
+``scoundrel_solver.exact._phi.upper_bound``, for the tests only (they compare the
+two, and check the bound against brute force). See the exact kernel's module
+docstring for why it is sound.
 """
 
 from __future__ import annotations
