@@ -15,8 +15,8 @@ import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
 import scoundrel_core as sc
-from scoundrel_solver.seeds import SeedRange
-from scoundrel_solver.summary import Outcome, summarize
+from scoundrel_solver.runs.seeds import SeedRange
+from scoundrel_solver.runs.summary import Outcome, summarize
 from solver_table import extra_info, solve_timed
 
 pytestmark = pytest.mark.usefixtures("warm_solver")

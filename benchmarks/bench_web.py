@@ -138,7 +138,7 @@ def free_port() -> int:
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    cmd = [sys.executable, "-m", "scoundrel_solver.web.cli", "--port", str(port),
+    cmd = [sys.executable, "-m", "scoundrel_solver.cli.web", "--port", str(port),
            "--workers", str(args.workers), "--data", str(ROOT / "data")]
     server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               text=True)

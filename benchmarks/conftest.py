@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import scoundrel_core as sc
-from scoundrel_solver.seeds import SeedRange, parse_seed_range
+from scoundrel_solver.runs.seeds import SeedRange, parse_seed_range
 
 DEFAULT_SEEDS = {"hard": SeedRange(0, 200), "classic": SeedRange(0, 50), "easy": SeedRange(0, 20)}
 

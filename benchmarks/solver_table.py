@@ -22,8 +22,8 @@ from tqdm import tqdm
 
 import scoundrel_core as sc
 from scoundrel_solver import SolveResult, solve
-from scoundrel_solver.seeds import SeedRange, parse_seed_range
-from scoundrel_solver.summary import Outcome, Summary, summarize
+from scoundrel_solver.runs.seeds import SeedRange, parse_seed_range
+from scoundrel_solver.runs.summary import Outcome, Summary, summarize
 
 __all__ = ["extra_info", "solve_timed", "table_header", "table_row"]
 

@@ -24,7 +24,7 @@ import scoundrel_core.env  # noqa: F401  (registers Scoundrel-v0)
 from scoundrel_core.env import decode
 from scoundrel_solver.fair.api import MAX_ACTIONS, make_agent
 from scoundrel_solver.fair.protocol import Agent
-from scoundrel_solver.seeds import parse_seed_range
+from scoundrel_solver.runs.seeds import parse_seed_range
 
 
 @dataclass(frozen=True)

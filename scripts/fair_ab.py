@@ -31,8 +31,8 @@ from scoundrel_solver.fair.agent import FairAgent
 from scoundrel_solver.fair.api import FAIR_OPTIONS, play_with
 from scoundrel_solver.fair.config import agent_config, configs_with
 from scoundrel_solver.fair.leaf import LEAF_WEIGHTS, win_model_from
-from scoundrel_solver.jsonl import LineAppender, read_json_lines
-from scoundrel_solver.seeds import parse_seed_range
+from scoundrel_solver.runs.jsonl import LineAppender, read_json_lines
+from scoundrel_solver.runs.seeds import parse_seed_range
 from scoundrel_solver.timed import TimedAgent
 
 OPTIONS = ("node_budget", "shallow_above", "max_depth")

@@ -26,7 +26,7 @@ from scoundrel_core.info import InfoState
 from scoundrel_solver.fair.agent import ActionValue, FairAgent
 from scoundrel_solver.fair.api import play_with
 from scoundrel_solver.fair.version import agent_version
-from scoundrel_solver.seeds import parse_seed_range
+from scoundrel_solver.runs.seeds import parse_seed_range
 
 
 class _Watched(FairAgent):

@@ -42,9 +42,9 @@ from scoundrel_solver.cli.options import STOP_SIGNALS, FinishThenStop
 from scoundrel_solver.fair.agent import FairAgent
 from scoundrel_solver.fair.api import play_with
 from scoundrel_solver.fair.version import agent_version
-from scoundrel_solver.jsonl import LineAppender, read_json_lines
 from scoundrel_solver.provenance import parquet_metadata, provenance, script_provenance
-from scoundrel_solver.seeds import parse_seed_range
+from scoundrel_solver.runs.jsonl import LineAppender, read_json_lines
+from scoundrel_solver.runs.seeds import parse_seed_range
 from scoundrel_solver.timed import TimedAgent
 
 
@@ -157,7 +157,7 @@ def table(parquet: Path) -> list[str]:
     import numpy as np
     import pandas as pd
 
-    from scoundrel_solver.summary import wilson
+    from scoundrel_solver.runs.summary import wilson
 
     df = pd.read_parquet(parquet)
     out = ["| variant | agent | seeds | games | won (95% CI) | winnable | winnable lost "

@@ -27,8 +27,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from scoundrel_solver.jsonl import read_json_lines
-from scoundrel_solver.summary import Z95
+from scoundrel_solver.runs.jsonl import read_json_lines
+from scoundrel_solver.runs.summary import Z95
 
 
 def parse_where(items: list[str] | None) -> dict[str, Any]:

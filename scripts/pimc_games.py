@@ -49,8 +49,8 @@ from scoundrel_solver.fair.agent import FairAgent, choice_key
 from scoundrel_solver.fair.api import play_with
 from scoundrel_solver.fair.config import configs_with
 from scoundrel_solver.fair.pimc import PimcAgent, sample_orders, world
-from scoundrel_solver.seeds import parse_seed_range
-from scoundrel_solver.summary import wilson
+from scoundrel_solver.runs.seeds import parse_seed_range
+from scoundrel_solver.runs.summary import wilson
 from scoundrel_solver.timed import TimedAgent
 
 

@@ -52,7 +52,7 @@ import pandas as pd
 from scoundrel_solver.fair import GreedyAgent, RandomAgent
 from scoundrel_solver.fair.api import Agent, play_with
 from scoundrel_solver.provenance import csv_header, script_provenance
-from scoundrel_solver.summary import wilson
+from scoundrel_solver.runs.summary import wilson
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data"

@@ -41,8 +41,8 @@ from scoundrel_core.info import InfoState, observe
 from scoundrel_solver.fair import leaf
 from scoundrel_solver.fair.agent import FairAgent
 from scoundrel_solver.fair.config import agent_config, configs_with
-from scoundrel_solver.jsonl import drop_cut_line, read_json_lines
-from scoundrel_solver.seeds import parse_seed_range
+from scoundrel_solver.runs.jsonl import drop_cut_line, read_json_lines
+from scoundrel_solver.runs.seeds import parse_seed_range
 
 MODEL_PATH = Path(leaf.__file__).with_name(leaf.MODEL_FILE)
 EVAL_SEEDS = range(0, 10_000)

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from scoundrel_solver.census.importer import import_file
 from scoundrel_solver.census.store import CensusRow, Store
 from scoundrel_solver.cli.census import main
-from scoundrel_solver.seeds import SeedRange
-from scoundrel_solver.summary import Z95, wilson
+from scoundrel_solver.runs.seeds import SeedRange
+from scoundrel_solver.runs.summary import Z95, wilson
 
 
 def row(seed: int, best: int, proven: bool = True, nodes: int = 10, variant: str = "hard",

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 import scoundrel_core as sc
-from scoundrel_solver.batch import Batch, Limits, read_results
 from scoundrel_solver.cli.solve import main
-from scoundrel_solver.jsonl import ResultsFileError
-from scoundrel_solver.seeds import SeedRange
+from scoundrel_solver.runs.batch import Batch, Limits, read_results
+from scoundrel_solver.runs.jsonl import ResultsFileError
+from scoundrel_solver.runs.seeds import SeedRange
 
 pytestmark = pytest.mark.usefixtures("warm_solver")
 
@@ -206,7 +206,7 @@ def test_ctrl_c_lets_the_deal_finish_and_counts_what_was_saved(
     import os
     import signal
 
-    import scoundrel_solver.batch as batch_module
+    import scoundrel_solver.runs.batch as batch_module
     from scoundrel_solver import solve as real_solve
 
     def solve_then_ctrl_c(seed: int, **kwargs: Any) -> Any:

@@ -73,4 +73,4 @@ def test_the_reference_lists_every_public_module() -> None:
     assert core[0] == "scoundrel_core" and "scoundrel_core.rules" in core
     assert not [m for m in core if "._" in m]
     page = hooks.api_page("scoundrel_solver")
-    assert "::: scoundrel_solver.revision" in page
+    assert "::: scoundrel_solver.provenance.fingerprint" in page

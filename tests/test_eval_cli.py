@@ -11,7 +11,7 @@ from scoundrel_solver import solve
 from scoundrel_solver.cli.eval import main
 from scoundrel_solver.fair import GreedyAgent
 from scoundrel_solver.fair.api import play_with
-from scoundrel_solver.summary import wilson
+from scoundrel_solver.runs.summary import wilson
 
 
 def test_report_counts_the_games_the_agent_plays(capsys: pytest.CaptureFixture[str]) -> None:

@@ -24,7 +24,7 @@ def _loaded_after(statement: str) -> set[str]:
 
 @pytest.mark.parametrize("module", [
     "scoundrel_solver", "scoundrel_solver.fair", "scoundrel_solver.fair.protocol",
-    "scoundrel_solver.fair.optimum", "scoundrel_solver.jsonl", "scoundrel_solver.play.explain",
+    "scoundrel_solver.fair.optimum", "scoundrel_solver.runs.jsonl", "scoundrel_solver.play.explain",
 ])
 def test_light_modules_do_not_import_numba_or_a_search_kernel(module: str) -> None:
     loaded = _loaded_after(f"import {module}")
@@ -100,6 +100,29 @@ def test_no_module_imports_a_private_name_of_another() -> None:
             bad.extend(f"{where}: private name {module}.{n}" for n in names
                        if _private(n) and module != package)
     assert not bad, "\n".join(bad)
+
+
+def test_argparse_lives_only_in_cli() -> None:
+    """Commands parse their arguments in ``scoundrel_solver/cli/`` and nowhere else (the
+    web server's included), so every one has the shared options, errors and exit codes."""
+    cli = SRC / "scoundrel_solver" / "cli"
+    users = {path.relative_to(SRC).as_posix() for path in SRC.rglob("*.py")
+             if any(module == "argparse" for _, module, _ in _imports(path))}
+    assert users and not {u for u in users if not u.startswith("scoundrel_solver/cli/")}, users
+    assert (cli / "web.py").relative_to(SRC).as_posix() in users
+
+
+def test_every_console_script_enters_through_cli_entry() -> None:
+    """One door for every command: the entry points that end quietly on a closed pipe."""
+    import tomllib
+
+    from scoundrel_solver.cli import entry
+
+    scripts = tomllib.loads((SRC.parent / "pyproject.toml").read_text())["project"]["scripts"]
+    assert "scoundrel-web" in scripts
+    for name, target in scripts.items():
+        module, func = target.split(":")
+        assert module == "scoundrel_solver.cli.entry" and callable(getattr(entry, func)), name
 
 
 def test_the_import_check_reads_relative_imports() -> None:

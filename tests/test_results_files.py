@@ -1,4 +1,4 @@
-"""Results files at their root (scoundrel_solver.jsonl): a last line that parses is a row,
+"""Results files at their root (scoundrel_solver.runs.jsonl): a last line that parses is a row,
 writes checked whole on a full disk, one lock for every writer, only regular files, bounded
 lines; and the one row validator every reader shares."""
 
@@ -15,16 +15,16 @@ import pytest
 
 import scoundrel_core as sc
 from conftest import fill_disk, free_disk
-from scoundrel_solver.batch import Batch, read_results
 from scoundrel_solver.cli.solve import main
-from scoundrel_solver.jsonl import (
+from scoundrel_solver.runs.batch import Batch, read_results
+from scoundrel_solver.runs.jsonl import (
     MAX_LINE_BYTES,
     LineAppender,
     ResultsFileError,
     drop_cut_line,
     read_json_lines,
 )
-from scoundrel_solver.seeds import SeedRange
+from scoundrel_solver.runs.seeds import SeedRange
 
 HARD = sc.get_variant("hard")
 SRC = str(Path(__file__).resolve().parents[1] / "src")

@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections import Counter
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoundrel_solver.summary import Outcome, percentile, summarize, wilson
+from scoundrel_solver.runs.summary import (
+    Outcome,
+    Summary,
+    percentile,
+    summarize,
+    wilson,
+    win_interval,
+)
 
 Z = 1.959963984540054
 
@@ -53,7 +61,35 @@ def test_summary_matches_plain_arithmetic(rows: list[tuple[int, float, bool, int
     assert s.median_seconds == statistics.median(r[1] for r in rows)
     assert s.worst_seconds == max(r[1] for r in rows)
     assert s.mean_nodes == sum(r[3] for r in rows) / len(rows)
-    assert s.thirties == scores.count(30) and s.win_rate_ci95 == wilson(s.wins, s.deals)
+    assert s.thirties == scores.count(30)
+    # a deal neither won nor proven lost widens the interval: lost at its low end, won at its high
+    undecided = sum(not proven and score <= 0 for score, _, proven, _ in rows)
+    assert s.undecided == undecided
+    assert s.win_rate_ci95 == (wilson(s.wins, s.deals)[0], wilson(s.wins + undecided, s.deals)[1])
+    if all(r[2] for r in rows):
+        assert s.win_rate_ci95 == wilson(s.wins, s.deals)
+
+
+@given(st.integers(0, 1000).flatmap(lambda n: st.tuples(
+    st.integers(0, n), st.integers(0, n), st.just(n))))
+def test_the_win_interval_widens_with_the_undecided(wins_undecided_games: tuple[int, ...]) -> None:
+    wins, undecided, games = wins_undecided_games
+    undecided = min(undecided, games - wins)
+    lo, hi = win_interval(wins, games, undecided)
+    assert (lo, hi) == (wilson(wins, games)[0], wilson(wins + undecided, games)[1])
+    assert win_interval(wins, games) == wilson(wins, games)
+    assert lo <= wilson(wins, games)[1] <= hi
+
+
+def test_a_summary_of_counts_only_has_no_times() -> None:
+    """The census builds its summary from counts: no per-deal seconds, so no time figures,
+    and the median score comes from the histogram."""
+    s = summarize([])
+    counts = Summary(deals=4, wins=3, proven=4, scores=Counter({-3: 1, 5: 2, 30: 1}),
+                     seconds=(), nodes=40)
+    assert (s.median_seconds, s.worst_seconds, s.p90_seconds) == (0, 0, 0)
+    assert (counts.median_seconds, counts.worst_seconds, counts.mean_nodes) == (0, 0, 10)
+    assert counts.median_score == 5 and counts.mean_score == (-3 + 5 + 5 + 30) / 4
 
 
 def test_no_deals_averages_to_zero() -> None:

@@ -77,7 +77,7 @@ def server(browser: Any) -> Iterator[str]:
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "scoundrel_solver.web.cli", "--port", str(port),
+        [sys.executable, "-m", "scoundrel_solver.cli.web", "--port", str(port),
          "--workers", "2", "--max-seconds", "5", "--data", str(ROOT / "data")],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:

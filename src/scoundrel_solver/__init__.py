@@ -1,9 +1,18 @@
-"""scoundrel_solver: exact perfect-information search for Scoundrel.
+"""scoundrel_solver: what plays and measures Scoundrel, over the rules of :mod:`scoundrel_core`.
 
-``solve(game_or_deck)`` returns the best score a player who sees the whole
-dungeon can reach, proven by the search, with one line of play that reaches it.
-The search lives in :mod:`scoundrel_solver.exact`; the fair agent, which sees
-only what a player sees, in :mod:`scoundrel_solver.fair`.
+- :mod:`.exact`: the exact perfect-information search. ``solve(game_or_deck)``
+  returns the best score a player who sees the whole dungeon can reach, proven
+  by the search, with one line of play that reaches it;
+- :mod:`.fair`: the fair agent, which sees only what a player sees, and its baselines;
+- :mod:`.runs`: runs over many deals and the files they leave (seed ranges,
+  resumable results files, the one summary of many games);
+- :mod:`.census`: exact results for whole ranges of deals, kept in SQLite;
+- :mod:`.play` and :mod:`.web`: playing in the terminal and in the browser;
+- :mod:`.cli`: every command; :mod:`.provenance`: which revision of a search made
+  a result (declared versions checked by fingerprints) and where a published file
+  came from.
+
+:class:`SolverError` (:mod:`.errors`) is the one error of this package's options.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from ..seeds import SeedRange
+from ..runs.seeds import SeedRange
 from .errors import CensusError, require
 from .store import Store
 from .work import solve_chunk

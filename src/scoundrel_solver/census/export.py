@@ -20,7 +20,7 @@ from pathlib import Path
 from scoundrel_core.files import replacing
 
 from ..provenance import parquet_metadata
-from ..seeds import SeedRange
+from ..runs.seeds import SeedRange
 from .errors import CensusError, require
 from .store import COLUMNS, CensusRow, Store
 

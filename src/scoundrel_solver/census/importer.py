@@ -19,9 +19,9 @@ from typing import Any
 
 import scoundrel_core as sc
 
-from ..batch import read_numbered_results
-from ..jsonl import ResultsFileError, check_regular
-from ..result_rows import BadRow, check_row
+from ..runs.batch import read_numbered_results
+from ..runs.jsonl import ResultsFileError, check_regular
+from ..runs.result_rows import BadRow, check_row
 from .errors import CensusError, require
 from .store import COLUMNS, LIMIT_COLUMNS, CensusRow, Store, solver_version
 

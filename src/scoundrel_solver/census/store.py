@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 from urllib.parse import quote
 
 from ..provenance.fingerprint import declared_version
-from ..seeds import SeedRange
+from ..runs.seeds import SeedRange
 from .errors import CensusError
 
 __all__ = [

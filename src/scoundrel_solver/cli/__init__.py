@@ -9,7 +9,8 @@
 - One module per command: ``solve`` (``scoundrel-solve`` for one deal), with
   its branches ``batch`` (``--seeds``) and ``fair`` (``--fair``/``--advise``);
   ``eval`` (``scoundrel-eval``); ``play`` (``scoundrel-play``, over the library
-  package ``scoundrel_solver.play``).
+  package ``scoundrel_solver.play``); ``census`` (``scoundrel-census``); ``web``
+  (``scoundrel-web``, serving the app of ``scoundrel_solver.web``).
 
 Library modules outside this package never import argparse.
 """

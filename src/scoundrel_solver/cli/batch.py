@@ -1,6 +1,6 @@
 """``scoundrel-solve --seeds A:B [--out FILE]``: solve a range of seeded deals.
 
-The work is :class:`scoundrel_solver.batch.Batch` (what a results file
+The work is :class:`scoundrel_solver.runs.batch.Batch` (what a results file
 promises is told there); this module adds the progress bar, the summary, and
 the line Ctrl-C leaves.
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 import argparse
 from contextlib import closing
 
-from ..batch import Batch, Limits
-from ..jsonl import DiskFull
-from ..summary import summarize
+from ..runs.batch import Batch, Limits
+from ..runs.jsonl import DiskFull
+from ..runs.summary import summarize
 from .options import FinishThenStop, Interrupted, refuse, table_mib_from, variant_from
 from .render import batch_summary, print_summary, progress
 

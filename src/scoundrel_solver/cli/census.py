@@ -25,7 +25,7 @@ import scoundrel_core as sc
 
 from ..census.errors import CensusError
 from ..census.store import DEFAULT_DB, Store
-from ..seeds import parse_seed_range
+from ..runs.seeds import parse_seed_range
 from .options import Interrupted, Parser, add_version_option, run_command
 
 __all__ = ["main"]
@@ -140,13 +140,13 @@ def _summary(args: argparse.Namespace) -> int:
     from ..census.summary import format_table, summarize
 
     with Store(args.db, readonly=True) as store:  # a read-only store reads too
-        summaries = summarize(store)
+        lines = summarize(store)
     if args.json:
-        print(json.dumps([s.to_json() for s in summaries]))
+        print(json.dumps([s.to_json() for s in lines]))
         return 0
-    print(format_table(summaries))
-    for s in summaries:
-        bars = " ".join(f"{score}:{n}" for score, n in s.histogram.items())
+    print(format_table([s.to_json() for s in lines]))
+    for s in lines:
+        bars = " ".join(f"{score}:{n}" for score, n in sorted(s.totals.scores.items()))
         print(f"\nbest scores {s.variant}/{s.weapon_rule} (score:deals): {bars}")
     return 0
 

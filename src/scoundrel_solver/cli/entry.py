@@ -10,7 +10,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-__all__ = ["census_main", "eval_main", "play_main", "solve_main"]
+__all__ = ["census_main", "eval_main", "play_main", "solve_main", "web_main"]
 
 
 def _quiet_on_closed_pipe(main: Callable[[Sequence[str] | None], int]) -> int:
@@ -49,5 +49,12 @@ def play_main() -> int:
 def census_main() -> int:
     """The ``scoundrel-census`` console script."""
     from .census import main
+
+    return _quiet_on_closed_pipe(main)
+
+
+def web_main() -> int:
+    """The ``scoundrel-web`` console script."""
+    from .web import main
 
     return _quiet_on_closed_pipe(main)

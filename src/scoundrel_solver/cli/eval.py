@@ -13,7 +13,7 @@ perfect-information Monte Carlo agent ``pimc`` alone (slow: tens of seconds
 per game).
 
 ``--out FILE`` appends each finished game to FILE as it ends (see
-:mod:`scoundrel_solver.eval_rows`); the same command resumes, and the report
+:mod:`scoundrel_solver.runs.eval_rows`); the same command resumes, and the report
 counts the games from the file too.
 
 Exit codes: 0 success, 1 the system failed (a full disk, a worker process
@@ -33,12 +33,12 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from ..eval_rows import eval_row, finished_games
 from ..fair.api import make_agent, play_with
 from ..fair.protocol import Agent
-from ..jsonl import DiskFull, LineAppender
-from ..seeds import SeedRange
-from ..summary import Outcome, summarize
+from ..runs.eval_rows import eval_row, finished_games
+from ..runs.jsonl import DiskFull, LineAppender
+from ..runs.seeds import SeedRange
+from ..runs.summary import Outcome, summarize
 from .options import (
     Interrupted,
     Parser,

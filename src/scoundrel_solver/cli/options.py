@@ -25,7 +25,7 @@ from typing import Any, Final, NoReturn
 import scoundrel_core as sc
 from scoundrel_core import __version__
 
-from ..seeds import SeedRange, parse_seed_range
+from ..runs.seeds import SeedRange, parse_seed_range
 
 __all__ = [
     "STOP_SIGNALS",

@@ -19,7 +19,7 @@ from ..exact.result import SolveResult
 from ..fair.agent import ActionValue
 from ..fair.api import FairGame
 from ..play.explain import describe_line
-from ..summary import Summary
+from ..runs.summary import Summary
 
 __all__ = [
     "batch_summary",

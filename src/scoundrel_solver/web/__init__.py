@@ -6,7 +6,8 @@
 - :mod:`.labels`: review labels and accuracy from drops in the chance of winning;
 - :mod:`.tasks` and :mod:`.pool`: solver and agent work in worker processes;
 - :mod:`.api`, :mod:`.pages`: the JSON endpoints and the HTML pages;
-- :mod:`.app`: the Starlette app (limits, CSP, errors); :mod:`.cli`: the command.
+- :mod:`.app`: the Starlette app (limits, CSP, errors), which the command
+  ``scoundrel-web`` (:mod:`scoundrel_solver.cli.web`) serves.
 
 Needs the ``web`` extra (starlette, uvicorn, jinja2).
 """

@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from ..summary import wilson
+from ..runs.summary import wilson, win_interval
 
 __all__ = ["load_census"]
 
@@ -74,8 +74,7 @@ def load_census(data_dir: Path) -> tuple[list[dict[str, Any]], str | None]:
     rows = []
     for key in sorted(hist):
         n = sum(hist[key].values())
-        # undecided deals count as lost for the low end and as won for the high end
-        low, high = wilson(won[key], n)[0], wilson(won[key] + undecided[key], n)[1]
+        low, high = win_interval(won[key], n, undecided[key])  # undecided counted both ways
         rows.append({"variant": key, "deals": n, "share": won[key] / n, "low": low,
                      "high": high, "mean_best": sum(k * c for k, c in hist[key].items()) / n,
                      "hist": _histogram(hist[key]), "fair": fair.get(key)})

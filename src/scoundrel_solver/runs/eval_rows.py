@@ -23,7 +23,7 @@ from typing import Any, Final
 
 import scoundrel_core as sc
 
-from .fair.version import agent_version
+from ..fair.version import agent_version
 from .jsonl import ResultsFileError, read_json_lines
 from .result_rows import BEST_SCORE, WORST_SCORE
 from .summary import Outcome

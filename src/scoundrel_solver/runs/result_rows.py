@@ -17,7 +17,7 @@ them with :func:`conflict`.
 >>> check_row({**row, "winnable": False}, "r.jsonl:1")
 Traceback (most recent call last):
 ...
-scoundrel_solver.result_rows.BadRow: r.jsonl:1: winnable false, but a proven score of 14 wins
+scoundrel_solver.runs.result_rows.BadRow: r.jsonl:1: winnable false, but a proven score of 14 wins
 """
 
 from __future__ import annotations

@@ -32,9 +32,9 @@ from typing import Any
 
 import scoundrel_core as sc
 
-from .exact.result import SolveResult
-from .exact.solve import solve
-from .exact.table import DEFAULT_TABLE_MIB
+from ..exact.result import SolveResult
+from ..exact.solve import solve
+from ..exact.table import DEFAULT_TABLE_MIB
 from .jsonl import LineAppender, ResultsFileError, check_regular, read_json_lines
 from .result_rows import BadRow, check_row, conflict
 from .seeds import SeedRange

@@ -1,8 +1,9 @@
 """What many games add up to: wins with a confidence interval, scores, time and work.
 
 One summary serves every command that plays or solves many deals (a solver
-batch, an agent evaluation, the benchmark table): each reports the fields it
-needs from the same :class:`Summary`.
+batch, an agent evaluation, the benchmark table, the census store): each
+reports the fields it needs from the same :class:`Summary`. Scores are kept as
+a histogram, so a summary of 10**9 deals holds about 200 numbers.
 
 >>> s = summarize([Outcome(score=14, won=True, seconds=0.5, nodes=100),
 ...                Outcome(score=-40, won=False, seconds=1.5, nodes=300)])
@@ -18,7 +19,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Outcome", "Summary", "percentile", "summarize", "wilson"]
+__all__ = ["Outcome", "Summary", "percentile", "summarize", "wilson", "win_interval"]
 
 Z95 = 1.959963984540054  # the standard normal quantile of 0.975
 
@@ -27,7 +28,8 @@ Z95 = 1.959963984540054  # the standard normal quantile of 0.975
 class Outcome:
     """One deal as a summary counts it.
 
-    ``proven`` is false for a solve a limit stopped; ``decisions`` and
+    ``proven`` is false for a solve a limit stopped (such a deal not ``won`` is
+    undecided: no winning line found, none ruled out); ``decisions`` and
     ``exact_decisions`` count an agent's choices and those it searched exactly.
     """
 
@@ -59,6 +61,18 @@ def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
     return (lo, hi)
 
 
+def win_interval(wins: int, games: int, undecided: int = 0) -> tuple[float, float]:
+    """The 95% interval of a win rate when ``undecided`` more games may be wins or losses.
+
+    They count as lost for the low end and as won for the high end (as in Blake
+    and Gent's Klondike study); with none undecided, this is :func:`wilson`.
+
+    >>> win_interval(4, 9, undecided=2) == (wilson(4, 9)[0], wilson(6, 9)[1])
+    True
+    """
+    return (wilson(wins, games)[0], wilson(wins + undecided, games)[1])
+
+
 def percentile(values: Sequence[float], share: float) -> float:
     """Nearest-rank percentile: the smallest value with at least ``share`` of them at or below.
 
@@ -74,7 +88,12 @@ def percentile(values: Sequence[float], share: float) -> float:
 
 @dataclass(frozen=True)
 class Summary:
-    """Totals over a set of outcomes; every average of no deals is 0."""
+    """Totals over a set of outcomes; every average of no deals is 0.
+
+    ``scores`` counts the deals of each score. ``seconds`` (sorted) holds each
+    deal's time, and is empty when only counts are known (the census store):
+    then the time averages are 0 too.
+    """
 
     deals: int
     wins: int
@@ -82,8 +101,10 @@ class Summary:
     scores: Counter[int]
     seconds: tuple[float, ...]  # sorted
     nodes: int
-    decisions: int
-    exact_decisions: int
+    decisions: int = 0
+    exact_decisions: int = 0
+    undecided: int = 0
+    """Deals neither won nor proven lost (a search a limit stopped without a winning line)."""
 
     @property
     def losses(self) -> int:
@@ -100,7 +121,8 @@ class Summary:
 
     @property
     def win_rate_ci95(self) -> tuple[float, float]:
-        return wilson(self.wins, self.deals)
+        """The win rate's 95% interval, the undecided deals counted both ways."""
+        return win_interval(self.wins, self.deals, self.undecided)
 
     @property
     def proven_share(self) -> float:
@@ -108,11 +130,30 @@ class Summary:
 
     @property
     def mean_score(self) -> float:
-        return statistics.fmean(self.scores.elements()) if self.deals else 0.0
+        if not self.deals:
+            return 0.0
+        return sum(score * n for score, n in self.scores.items()) / self.deals
 
     @property
     def median_score(self) -> float:
-        return statistics.median(self.scores.elements()) if self.deals else 0.0
+        """The middle score, or the mean of the two middle ones (as ``statistics.median``).
+
+        >>> summarize(Outcome(s, s > 0, 0.0) for s in (9, 1, 5, 5)).median_score
+        5.0
+        """
+        if not self.deals:
+            return 0.0
+        high = self._score_at(self.deals // 2)
+        return high if self.deals % 2 else (self._score_at(self.deals // 2 - 1) + high) / 2
+
+    def _score_at(self, index: int) -> int:
+        """The score at this 0-based position of the deals sorted by score."""
+        seen = 0
+        for score in sorted(self.scores):
+            seen += self.scores[score]
+            if seen > index:
+                return score
+        raise IndexError(f"no deal at position {index} of {self.deals}")
 
     @property
     def total_seconds(self) -> float:
@@ -120,15 +161,15 @@ class Summary:
 
     @property
     def median_seconds(self) -> float:
-        return statistics.median(self.seconds) if self.deals else 0.0
+        return statistics.median(self.seconds) if self.seconds else 0.0
 
     @property
     def p90_seconds(self) -> float:
-        return percentile(self.seconds, 0.9) if self.deals else 0.0
+        return percentile(self.seconds, 0.9) if self.seconds else 0.0
 
     @property
     def worst_seconds(self) -> float:
-        return self.seconds[-1] if self.deals else 0.0
+        return self.seconds[-1] if self.seconds else 0.0
 
     @property
     def mean_nodes(self) -> float:
@@ -146,16 +187,18 @@ class Summary:
 
 def summarize(outcomes: Iterable[Outcome]) -> Summary:
     """Add up outcomes (one pass; only scores and times are kept)."""
-    deals = wins = proven = nodes = decisions = exact = 0
+    deals = wins = proven = nodes = decisions = exact = undecided = 0
     scores: Counter[int] = Counter()
     seconds: list[float] = []
     for o in outcomes:
         deals += 1
         wins += o.won
         proven += o.proven
+        undecided += not (o.proven or o.won)
         nodes += o.nodes
         decisions += o.decisions
         exact += o.exact_decisions
         scores[o.score] += 1
         seconds.append(o.seconds)
-    return Summary(deals, wins, proven, scores, tuple(sorted(seconds)), nodes, decisions, exact)
+    return Summary(deals, wins, proven, scores, tuple(sorted(seconds)), nodes, decisions, exact,
+                   undecided)
