@@ -1,6 +1,6 @@
 """How much chance of winning the fair agent gives up for score, in its own games.
 
-    python scripts/fair_choice_gap.py --variant classic --seeds 0:100
+    python experiments/fair_choice_gap.py --variant classic --seeds 0:100
 
 The agent maximises expected score plus a win bonus times the chance of
 winning, so its choice is not always the action with the highest chance of

@@ -1,8 +1,8 @@
 """Record what the solvers do on fixed deals, to check a refactor changes nothing.
 
-    python scripts/compare_behaviour.py record /tmp/before.json
-    python scripts/compare_behaviour.py record /tmp/after.json
-    python scripts/compare_behaviour.py compare /tmp/before.json /tmp/after.json
+    python benchmarks/compare_behaviour.py record /tmp/before.json
+    python benchmarks/compare_behaviour.py record /tmp/after.json
+    python benchmarks/compare_behaviour.py compare /tmp/before.json /tmp/after.json
 
 ``record`` writes, for each seed of every variant (classic/easy/hard x
 strict/equal): the exact solver's best score, line, node count and whether it

@@ -1,4 +1,5 @@
-"""scripts/fair_choice_gap.py: each decision's values are that decision's, in the endgame too."""
+"""experiments/fair_choice_gap.py: each decision's values are that decision's, in the
+endgame too."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import scoundrel_core as sc
-from conftest import load_script
+from lab import load_experiment
 from scoundrel_core import FULL_DECK
 from scoundrel_solver.fair.api import play_with
 
-gap = load_script("fair_choice_gap")
+gap = load_experiment("fair_choice_gap")
 
 
 @given(st.integers(0, 10**6), st.integers(8, 12))

@@ -1,8 +1,8 @@
 """Play the fair agent with given settings on a seed range: one arm of a paired A/B test.
 
-    python scripts/fair_ab.py --seeds 31000:32000 --out a.jsonl
-    python scripts/fair_ab.py --seeds 31000:32000 --out b.jsonl --opt shallow_above=30
-    python scripts/fair_paired.py a.jsonl b.jsonl --variant '' --weapon-rule ''
+    python experiments/fair_ab.py --seeds 31000:32000 --out a.jsonl
+    python experiments/fair_ab.py --seeds 31000:32000 --out b.jsonl --opt shallow_above=30
+    python experiments/fair_paired.py a.jsonl b.jsonl --variant '' --weapon-rule ''
 
 Each ``--opt NAME=INT`` is a keyword of ``FairAgent`` (``node_budget``,
 ``shallow_above``, ``max_depth``) and each ``--weight NAME=NUMBER`` one of its
@@ -12,7 +12,7 @@ them), and ``--model FILE`` plays the win model of a model file written by
 line per game, appended as the game ends, so a stopped run resumes (seeds
 already in ``--out`` are skipped): ``seed``, ``won``, ``score``, ``cpu`` (CPU
 seconds of the game, one core) and ``worst`` (CPU seconds of its slowest
-decision). Two arms on the same seeds, compared by ``scripts/fair_paired.py``,
+decision). Two arms on the same seeds, compared by ``experiments/fair_paired.py``,
 give the wins both ways, a sign test and a paired interval. Keep the seeds
 outside the evaluation range 0-9999.
 """
@@ -31,7 +31,10 @@ from scoundrel_solver.fair.api import play_with
 from scoundrel_solver.fair.leaf import LEAF_WEIGHTS, win_model_from
 from scoundrel_solver.jsonl import LineAppender, read_json_lines
 from scoundrel_solver.seeds import parse_seed_range
-from scoundrel_solver.timed import TimedAgent
+
+# the decision timer lives beside the data scripts, which use it too (no part of the package)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+from timed import TimedAgent
 
 OPTIONS = ("node_budget", "shallow_above", "max_depth")
 

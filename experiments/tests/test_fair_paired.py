@@ -1,4 +1,4 @@
-"""scripts/fair_paired.py: row filters and the paired arithmetic."""
+"""experiments/fair_paired.py: row filters and the paired arithmetic."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import load_script
+from lab import load_experiment
 
-fair_paired = load_script("fair_paired")
+fair_paired = load_experiment("fair_paired")
 
 
 def _write(path: Path, rows: list[dict[str, object]]) -> Path:

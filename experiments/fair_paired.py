@@ -1,10 +1,10 @@
 """Two agents on the same deals: wins both ways, a sign test and a paired interval.
 
-    python scripts/fair_paired.py data/fair-games.parquet fair-games.jsonl \
+    python experiments/fair_paired.py data/fair-games.parquet fair-games.jsonl \
         --variant classic --weapon-rule strict
 
 Each side is a Parquet file or a JSON-lines cache of ``scripts/fair_games.py``
-(or of ``scripts/pimc_games.py``: rows with seed and won); with
+(or of ``scripts/pimc_games.py`` or ``experiments/pimc_hybrids.py``: rows with seed and won); with
 ``--a-version`` / ``--b-version`` only the rows of that agent_version count,
 and with ``--a-where KEY=VALUE`` / ``--b-where`` (repeatable) only the rows
 whose KEY is VALUE (as JSON, else text): ``--b-where samples=8`` picks PIMC's
@@ -71,9 +71,11 @@ def load_rows(path: Path, variant: str | None, rule: str | None,
               ) -> dict[int, dict[str, Any]]:
     """seed -> row, for the rows of one side (a seed twice: the last row counts)."""
     if path.suffix == ".parquet":
-        import pandas as pd
+        import pyarrow.parquet as pq
 
-        rows: list[dict[str, Any]] = pd.read_parquet(path).to_dict("records")
+        # a key a JSON line lacked is null in Parquet: left out, so that r.get() defaults
+        rows: list[dict[str, Any]] = [{k: v for k, v in r.items() if v is not None}
+                                      for r in pq.read_table(path).to_pylist()]
     else:
         rows = [row for _, row in read_json_lines(path)]
     out: dict[int, dict[str, Any]] = {}

@@ -1,4 +1,4 @@
-"""scripts/fair_ab.py: one arm of a paired A/B test of the fair agent's settings."""
+"""experiments/fair_ab.py: one arm of a paired A/B test of the fair agent's settings."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import load_script
+from lab import load_experiment
 from scoundrel_solver.fair import FairAgent, leaf, play_fair
 
 
 def test_an_arm_plays_as_the_agent_with_those_settings_and_resumes(tmp_path: Path) -> None:
-    ab = load_script("fair_ab")
+    ab = load_experiment("fair_ab")
     out = tmp_path / "arm.jsonl"
     argv = ["--variant", "hard/strict", "--out", str(out), "--opt", "max_depth=0"]
     assert ab.main([*argv, "--seeds", "0:2"]) == 0
@@ -29,7 +29,7 @@ def test_an_arm_plays_as_the_agent_with_those_settings_and_resumes(tmp_path: Pat
                                  ["--seeds", "9:x"]])
 def test_bad_settings_are_named(bad: list[str], tmp_path: Path,
                                 capsys: pytest.CaptureFixture[str]) -> None:
-    ab = load_script("fair_ab")
+    ab = load_experiment("fair_ab")
     argv = ["--seeds", "0:1", "--out", str(tmp_path / "a.jsonl")]
     with pytest.raises(SystemExit) as e:
         ab.main([*argv, *bad])
@@ -39,7 +39,7 @@ def test_bad_settings_are_named(bad: list[str], tmp_path: Path,
 
 def test_an_arm_plays_the_win_model_of_a_model_file(tmp_path: Path) -> None:
     """``--model FILE`` plays that file's win model, as ``FairAgent(win_model=...)`` does."""
-    ab = load_script("fair_ab")
+    ab = load_experiment("fair_ab")
     model = tmp_path / "model.json"
     names = list(leaf.FEATURES[:13])
     coef = [5.0, 0.3, -0.2, *[0.0] * 10]
@@ -55,7 +55,7 @@ def test_an_arm_plays_the_win_model_of_a_model_file(tmp_path: Path) -> None:
 
 
 def test_a_missing_model_file_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    ab = load_script("fair_ab")
+    ab = load_experiment("fair_ab")
     with pytest.raises(SystemExit) as e:
         ab.main(["--seeds", "0:1", "--out", str(tmp_path / "a.jsonl"),
                  "--model", str(tmp_path / "none.json")])

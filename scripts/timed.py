@@ -1,6 +1,7 @@
 """An agent wrapper that notes the time of each decision, for the scripts that
-measure agents (``scripts/fair_games.py``, ``scripts/fair_ab.py``,
-``scripts/pimc_games.py``).
+measure agents (``scripts/fair_games.py``, ``scripts/pimc_games.py`` and the
+experiments of ``experiments/``). It is no part of the installed package: the
+scripts import it from beside them, the experiments from here.
 
 CPU time (``time.process_time``) by default, not wall time: on a shared machine
 it is the figure that measures the agent rather than the load. A script whose
@@ -21,8 +22,7 @@ from collections.abc import Callable
 
 from scoundrel_core import Action
 from scoundrel_core.info import InfoState
-
-from .fair.protocol import Agent
+from scoundrel_solver.fair.protocol import Agent
 
 __all__ = ["TimedAgent"]
 
