@@ -75,6 +75,9 @@ def main(argv: list[str] | None = None) -> int:
             p.error(f"--weight {o!r}: expected NAME=NUMBER")
         if name not in LEAF_WEIGHTS:
             p.error(f"--weight {o!r}: NAME must be one of {', '.join(LEAF_WEIGHTS)}")
+    if args.out.suffix == ".parquet":
+        p.error(f"--out {args.out}: an arm is written as JSON lines (a Parquet record is read, "
+                "never played into)")
     try:
         seeds = parse_seed_range(args.seeds)
     except ValueError as e:

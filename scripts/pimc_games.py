@@ -79,6 +79,9 @@ def _done(path: Path, key: Key) -> set[int]:
 
 def play(args: argparse.Namespace, players: dict[str, Player]) -> None:
     path = Path(args.out)
+    if path.suffix == ".parquet":
+        raise SystemExit(f"pimc_games: --out {path}: games are appended as JSON lines (a "
+                         "Parquet record is read, never played into)")
     player = players[args.agent]
     samples = args.samples if player.samples else 0
     above = args.pimc_above if player.switch else None

@@ -73,6 +73,9 @@ def test_bad_options_are_named(tmp_path: Path) -> None:
     assert "Traceback" not in r.stderr
     r = _run("play", "--agent", "late", "--out", out)  # the hybrids are experiments'
     assert r.returncode != 0 and "invalid choice: 'late'" in r.stderr
+    r = _run("play", "--seeds", "0:1", "--out", str(tmp_path / "g.parquet"))
+    assert r.returncode != 0 and "g.parquet" in r.stderr and "JSON lines" in r.stderr
+    assert not (tmp_path / "g.parquet").exists()
     r = _run("play", "--samples", "0", "--out", out)
     assert r.returncode != 0 and "samples 0 must be an integer" in r.stderr
     assert "Traceback" not in r.stderr and not Path(out).exists()

@@ -61,3 +61,13 @@ def test_a_missing_model_file_is_named(tmp_path: Path, capsys: pytest.CaptureFix
                  "--model", str(tmp_path / "none.json")])
     assert e.value.code == 2
     assert "none.json" in capsys.readouterr().err
+
+
+def test_an_arm_is_not_played_into_a_parquet_record(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    ab = load_experiment("fair_ab")
+    record = tmp_path / "arm.parquet"
+    with pytest.raises(SystemExit) as e:
+        ab.main(["--seeds", "0:1", "--out", str(record)])
+    assert e.value.code == 2
+    assert "arm.parquet" in capsys.readouterr().err and not record.exists()
