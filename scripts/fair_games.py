@@ -7,7 +7,9 @@
 
 Each game is appended to a JSON-lines cache as soon as it ends (default
 ``fair-games.jsonl``), so a stopped run resumes where it was: seeds
-already in the cache for the same variant and weapon rule are skipped. With
+already in the cache for the same variant and weapon rule are skipped. A
+finished round's cache is kept as Parquet under ``data/experiments/`` (the same
+rows); ``--cache`` reads it too, to gather, not to play into. With
 ``--parquet`` every cached game is written to one Parquet file with columns
 seed, variant, weapon_rule, score, won, rooms (rooms entered, the last being
 where a lost game ended), decisions, exact_decisions, exact (per decision,
@@ -45,11 +47,18 @@ from scoundrel_solver.fair.version import agent_version
 from scoundrel_solver.provenance import parquet_metadata, provenance, script_provenance
 from scoundrel_solver.runs.jsonl import LineAppender, read_json_lines
 from scoundrel_solver.runs.seeds import parse_seed_range
-from scoundrel_solver.timed import TimedAgent
+from timed import TimedAgent
 
 
 def games_in(cache: Path) -> list[dict[str, Any]]:
-    """The games cached so far (a game cut short by a stop mid-write is skipped)."""
+    """The games cached so far (a game cut short by a stop mid-write is skipped), from a
+    JSON-lines cache or from a finished round's record kept as Parquet (the same rows; a
+    key a row lacked is null there, and left out here as it was)."""
+    if cache.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        return [{k: v for k, v in row.items() if v is not None}
+                for row in pq.read_table(cache).to_pylist()]
     return [row for _, row in read_json_lines(cache)]
 
 def rooms_of(start: str, actions: tuple[str, ...]) -> list[int]:
@@ -199,6 +208,9 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     stamp = script_provenance(__file__, argv)
     if args.seeds:
+        if args.cache.suffix == ".parquet":
+            p.error(f"--cache {args.cache}: a Parquet record is read, never played into; "
+                    "play into a .jsonl cache")
         seeds = parse_seed_range(args.seeds)
         done = done_seeds(args.cache, args.variant, args.weapon_rule)
         todo = [s for s in range(seeds.start, seeds.stop) if s not in done]

@@ -1,27 +1,15 @@
-"""Perfect-information Monte Carlo against the fair agent: win rate, score, time.
+"""Perfect-information Monte Carlo alone: the games of ``data/pimc-games.jsonl``.
 
-    python scripts/pimc_games.py play --agent pimc --samples 8 --seeds 0:200 --out pimc.jsonl
-    python scripts/pimc_games.py play --agent fair --seeds 0:200 --out pimc.jsonl
-    python scripts/pimc_games.py play --agent hybrid --samples 8 --pimc-above 30 --seeds 0:200 \
-        --out pimc.jsonl
-    python scripts/pimc_games.py table pimc.jsonl
+    python scripts/pimc_games.py play --samples 8 --seeds 0:1000 --out data/pimc-games.jsonl
+    python scripts/pimc_games.py table data/pimc-games.jsonl
 
 ``play`` appends one JSON line per game as soon as it ends (a stopped run
 resumes: games already in the file for the same game, agent, samples and
 switch point are skipped); ``--part i/n`` plays only the seeds equal to i
 modulo n, so n processes can share a range. Classic/strict deals unless
 ``--variant`` / ``--weapon-rule`` say otherwise; every row says which.
-
-Agents: ``pimc`` alone; ``fair`` (the fair agent, for pairing); and three
-hybrids of the two, switching at ``--pimc-above U`` unseen cards (their rows
-carry ``pimc_above``):
-
-- ``hybrid``: PIMC while more than U cards are unseen, the fair agent after
-  ("PIMC early, expectimax late"); table rows ``hybrid>U``;
-- ``filter``: likewise, but early on only PIMC's win counts, and the fair agent
-  chooses among the actions that win most; ``filter>U``;
-- ``late``: the fair agent while more than U cards are unseen, PIMC after;
-  ``late<=U``.
+``experiments/pimc_hybrids.py`` is this script with more agents: the fair agent
+for pairing and its hybrids with PIMC.
 
 ``table`` prints (only ``--agent`` and ``--variant`` games, if given), per
 agent and sample count, the seeds played, wins, win rate with its 95% Wilson
@@ -37,87 +25,39 @@ import argparse
 import json
 import statistics
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import scoundrel_core as sc
-from scoundrel_core import Action
-from scoundrel_core.info import InfoState
 from scoundrel_solver.errors import SolverError
-from scoundrel_solver.exact.solve import is_winnable
-from scoundrel_solver.fair.agent import FairAgent, choice_key
 from scoundrel_solver.fair.api import play_with
-from scoundrel_solver.fair.config import configs_with
-from scoundrel_solver.fair.pimc import PimcAgent, sample_orders, world
+from scoundrel_solver.fair.pimc import PimcAgent
 from scoundrel_solver.runs.seeds import parse_seed_range
 from scoundrel_solver.runs.summary import wilson
-from scoundrel_solver.timed import TimedAgent
+from timed import TimedAgent
 
 
-class PimcThenFair:
-    """PIMC while more than ``above`` cards are unseen, the fair agent after.
+@dataclass(frozen=True)
+class Player:
+    """An agent ``play`` can play: how to build it, whether it plays PIMC, whether it
+    switches at ``--pimc-above`` unseen cards, and its name in the table."""
 
-    Early on the fair agent searches shallowly (it deepens only from 30 unseen
-    cards under classic) and leans on its leaf estimate, where PIMC solves whole
-    sampled dungeons; late, PIMC's strategy fusion costs most and the agent's
-    search reaches the end. Both see only the information state."""
-
-    def __init__(self, pimc: PimcAgent, fair: FairAgent, above: int) -> None:
-        self.pimc, self.fair, self.above = pimc, fair, above
-
-    def reset(self, seed: int = 0) -> None:
-        self.pimc.reset(seed)
-        self.fair.reset(seed)
-
-    def choose(self, info: InfoState) -> tuple[Action, bool]:
-        early = len(info.unseen) > self.above
-        return (self.pimc if early else self.fair).choose(info)
+    build: Callable[[PimcAgent | None, int | None], Any]
+    """The agent of one game, from the PIMC agent (None unless ``samples``) and the
+    switch point (None unless ``switch``)."""
+    samples: bool = True
+    """It plays PIMC: its rows carry the sample count and PIMC's solves."""
+    switch: bool = False
+    """It needs ``--pimc-above``; its rows carry ``pimc_above``."""
+    label: str = "{agent}"
+    """Its table name, with ``{agent}`` and ``{above}`` filled in."""
 
 
-class FairThenPimc(PimcThenFair):
-    """The other way round: the fair agent while more than ``above`` cards are unseen,
-    PIMC from then on (where its exact solves of few unseen cards are cheap)."""
-
-    def choose(self, info: InfoState) -> tuple[Action, bool]:
-        early = len(info.unseen) > self.above
-        return (self.fair if early else self.pimc).choose(info)
-
-
-class PimcWinsThenFair(PimcThenFair):
-    """Like :class:`PimcThenFair`, but early on PIMC only counts wins: among the actions
-    that win in the most sampled dungeons the fair agent's value decides. The costly
-    part of PIMC, exact scores to break its many early ties (most early samples are
-    won by several actions), is left out, and a tie goes to the agent, which weighs
-    what the player will learn rather than a line that foresees each sample."""
-
-    def choose(self, info: InfoState) -> tuple[Action, bool]:
-        if len(info.unseen) <= self.above:
-            return self.fair.choose(info)
-        acts = info.legal_actions()
-        if len(acts) == 1:
-            return acts[0], False
-        worlds = [world(info, o) for o in sample_orders(info, self.pimc.samples, self.pimc.seed)]
-        wins = {}
-        for a in acts:
-            n = 0
-            for w in worlds:
-                nxt = sc.apply(w, a)
-                if nxt.is_over:
-                    n += nxt.won
-                    continue
-                self.pimc.stats.solves += 1
-                won = is_winnable(nxt, self.pimc.max_nodes)
-                if won is None:  # cut short: counted as not won, and said so
-                    self.pimc.stats.unproven += 1
-                n += bool(won)
-            wins[a] = n
-        top = max(wins.values())
-        vals = [v for v in self.fair.evaluate(info) if wins[v.action] == top]
-        return max(vals, key=choice_key).action, False
-
-
-HYBRIDS = ("hybrid", "filter", "late")
-"""The agents that switch between PIMC and the fair agent at ``--pimc-above`` unseen cards."""
+PLAYERS: dict[str, Player] = {"pimc": Player(lambda pimc, _above: pimc)}
+"""The agents of the published games: PIMC alone (experiments/pimc_hybrids.py adds the
+fair agent and its hybrids with PIMC)."""
 
 
 Key = tuple[str, str, str, int, int | None]
@@ -137,11 +77,15 @@ def _done(path: Path, key: Key) -> set[int]:
     return {r["seed"] for r in rows if _key(r) == key}
 
 
-def play(args: argparse.Namespace) -> None:
+def play(args: argparse.Namespace, players: dict[str, Player]) -> None:
     path = Path(args.out)
-    samples = args.samples if args.agent != "fair" else 0
-    above = args.pimc_above if args.agent in HYBRIDS else None
-    if args.agent in HYBRIDS and above is None:
+    if path.suffix == ".parquet":
+        raise SystemExit(f"pimc_games: --out {path}: games are appended as JSON lines (a "
+                         "Parquet record is read, never played into)")
+    player = players[args.agent]
+    samples = args.samples if player.samples else 0
+    above = args.pimc_above if player.switch else None
+    if player.switch and above is None:
         raise SystemExit(f"--agent {args.agent} needs --pimc-above U "
                          "(PIMC while more than U cards are unseen)")
     try:
@@ -151,7 +95,7 @@ def play(args: argparse.Namespace) -> None:
     done = _done(path, (variant.name, variant.weapon_rule, args.agent, samples, above))
     try:
         pimc = (PimcAgent(samples=args.samples, max_nodes=args.max_nodes)
-                if args.agent != "fair" else None)
+                if player.samples else None)
     except SolverError as e:
         raise SystemExit(f"pimc_games: {e}") from None
     k, n = map(int, args.part.split("/"))
@@ -159,14 +103,7 @@ def play(args: argparse.Namespace) -> None:
         if seed in done or seed % n != k:
             continue
         # wall seconds: pimc-games.jsonl's decision_seconds always were
-        # the fair agent of these rows is its search alone: FairAgent's own endgame
-        # (since round nine the late hybrid at 24, under classic/strict) is left out
-        inner: Any = pimc if pimc is not None else FairAgent(configs_with(endgame=0))
-        if above is not None:
-            assert pimc is not None
-            kind = {"filter": PimcWinsThenFair, "late": FairThenPimc}.get(args.agent, PimcThenFair)
-            inner = kind(pimc, FairAgent(configs_with(endgame=0)), above)
-        timed = TimedAgent(inner, clock=time.perf_counter)
+        timed = TimedAgent(player.build(pimc, above), clock=time.perf_counter)
         before = (pimc.stats.solves, pimc.stats.unproven) if pimc else (0, 0)
         t, cpu = time.perf_counter(), time.process_time()
         g = play_with(timed, seed, variant.name, variant.weapon_rule)
@@ -187,8 +124,19 @@ def play(args: argparse.Namespace) -> None:
         print(seed, g.won, g.score, round(row["seconds"], 2), flush=True)
 
 
-def table(args: argparse.Namespace) -> None:
-    rows = [json.loads(x) for x in Path(args.file).read_text().splitlines() if x.strip()]
+def read_rows(path: Path) -> list[dict[str, Any]]:
+    """The games of a JSON-lines file of ``play``, or of a Parquet file of such rows (a
+    key a row lacked is null in Parquet, and left out here as it was)."""
+    if path.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        return [{k: v for k, v in r.items() if v is not None}
+                for r in pq.read_table(path).to_pylist()]
+    return [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+
+
+def table(args: argparse.Namespace, players: dict[str, Player]) -> None:
+    rows = read_rows(Path(args.file))
     groups: dict[tuple[str, str, str, int, int], list[dict[str, Any]]] = {}
     for r in rows:
         game, rule, agent, k, above = _key(r)
@@ -213,8 +161,8 @@ def table(args: argparse.Namespace) -> None:
             dec = [x for r in sel for x in r["decision_seconds"]]
             solves = sum(r.get("solves", 0) for r in sel)
             cut = f"{sum(r.get('unproven', 0) for r in sel)} of {solves}"
-            name = agent if above < 0 else f"{agent}<={above}" if agent == "late" \
-                else f"{agent}>{above}"
+            label = players[agent].label if agent in players else "{agent}>{above}"
+            name = agent if above < 0 else label.format(agent=agent, above=above)
             if (game, rule) != ("classic", "strict"):
                 name += f" ({game}/{rule})"
             print(f"| {name} | {k or '-'} | {span} | {wins}/{n} | {wins / n:.1%} "
@@ -243,13 +191,15 @@ def _cpu(rows: list[dict[str, Any]]) -> str:
     return f"{statistics.median(cpu):.2f} / {statistics.mean(cpu):.2f} ({len(cpu)} games)"
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None, players: dict[str, Player] = PLAYERS,
+         description: str = __doc__) -> None:
+    p = argparse.ArgumentParser(description=description.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
     pp = sub.add_parser("play")
-    pp.add_argument("--agent", choices=["pimc", "fair", *HYBRIDS], default="pimc")
-    pp.add_argument("--pimc-above", type=int, default=None,
-                    help="hybrid: PIMC while more than this many cards are unseen")
+    pp.add_argument("--agent", choices=list(players), default="pimc")
+    if any(player.switch for player in players.values()):
+        pp.add_argument("--pimc-above", type=int, default=None,
+                        help="hybrid: the unseen cards at which it switches")
     pp.add_argument("--samples", type=int, default=8)
     pp.add_argument("--max-nodes", type=int, default=2_000_000)
     pp.add_argument("--seeds", default="0:200")
@@ -258,13 +208,13 @@ def main() -> None:
     pp.add_argument("--out", default="pimc.jsonl")
     pp.add_argument("--part", default="0/1", help="i/n: only seeds equal to i modulo n")
     pt = sub.add_parser("table")
-    pt.add_argument("file")
-    pt.add_argument("--agent", action="append", choices=["pimc", "fair", *HYBRIDS],
+    pt.add_argument("file", help="a JSON-lines file of play, or a Parquet file of its rows")
+    pt.add_argument("--agent", action="append",
                     help="only this agent's games (repeatable)")
     pt.add_argument("--variant", help="only games of this variant (classic, hard, easy)")
-    args = p.parse_args()
+    args = p.parse_args(argv)
     sc.new_game(seed=0)
-    (play if args.cmd == "play" else table)(args)
+    (play if args.cmd == "play" else table)(args, players)
 
 
 if __name__ == "__main__":

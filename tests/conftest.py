@@ -46,7 +46,12 @@ SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 
 
 def load_script(name: str) -> ModuleType:
-    """A script of ``scripts/`` imported as a module (they are not a package)."""
+    """A script of ``scripts/`` imported as a module (they are not a package).
+
+    ``scripts/`` goes on the import path, as when a script is run: the scripts import
+    their helpers (``timed``) from beside them."""
+    if str(SCRIPTS) not in sys.path:
+        sys.path.insert(0, str(SCRIPTS))
     spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)

@@ -51,3 +51,26 @@ def test_a_stamped_file_was_made_by_the_command_its_section_names(name: str) -> 
     # "python scripts/x.py" or "scoundrel-census export"
     producer = " ".join(stamp["command"].split()[:2])
     assert producer in _sections()[name]
+
+
+ROUNDS = sorted(p for p in (DATA / "experiments").iterdir() if p.is_dir())
+
+
+def test_the_experiments_folder_holds_one_folder_per_round_each_listed() -> None:
+    index = (DATA / "experiments" / "README.md").read_text()
+    assert ROUNDS and all(p.name.startswith("round-") for p in ROUNDS)
+    assert not [p.name for p in ROUNDS if f"]({p.name}/README.md)" not in index]
+    assert not [p.name for p in (DATA / "experiments").iterdir() if p.is_file()
+                and p.name != "README.md"], "records belong in a round's folder"
+
+
+@pytest.mark.parametrize("round_dir", ROUNDS, ids=lambda p: p.name)
+def test_a_round_says_its_question_arms_and_verdict_and_records_every_file(
+        round_dir: Path) -> None:
+    text = (round_dir / "README.md").read_text()
+    for part in ("- Question: ", "- Arms", "- Verdict: "):
+        assert part in text, f"{round_dir.name}/README.md has no {part.strip()!r}"
+    files = re.findall(r"^### (\S+)\n", text, flags=re.M)
+    assert sorted(files) == sorted(p.name for p in round_dir.iterdir() if p.name != "README.md")
+    for name, body in zip(files, re.split(r"^### \S+\n", text, flags=re.M)[1:], strict=True):
+        assert "- Command: `" in body and "- Commit and date: " in body, name

@@ -128,3 +128,35 @@ def test_a_stopped_run_keeps_whole_games_and_says_so(sig: int, tmp_path: Path) -
     rows = [json.loads(x) for x in cache.read_text().splitlines()]  # every line whole
     assert len(rows) == saved >= 2
     assert [r["seed"] for r in rows] == list(range(saved))
+
+
+def test_a_round_kept_as_parquet_gathers_as_its_cache_did(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]
+                                                          ) -> None:
+    """A finished round's cache is kept as Parquet (data/experiments/): ``--cache`` reads
+    the same games from it, a key a row lacked left out again, and refuses to play into it."""
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    fg = _script()
+    rows = [{"seed": 0, "variant": "hard", "weapon_rule": "strict", "score": -3, "won": False,
+             "exact": [True, False], "agent_version": "r"},
+            {"seed": 1, "variant": "hard", "weapon_rule": "strict", "score": 4, "won": True,
+             "exact": [False], "agent_version": "r", "decision_cpu_ms": [1.5]}]
+    cache = tmp_path / "round.jsonl"
+    cache.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    record = tmp_path / "round.parquet"
+    keys = list(dict.fromkeys(k for r in rows for k in r))
+    pq.write_table(pa.Table.from_pylist([{k: r.get(k) for k in keys} for r in rows]), record)
+    assert fg.games_in(record) == fg.games_in(cache) == rows
+    from_cache, from_record = tmp_path / "a.parquet", tmp_path / "b.parquet"
+    census = tmp_path / "no-census.parquet"
+    assert fg.main(["--cache", str(cache), "--parquet", str(from_cache),
+                    "--census", str(census)]) == 0
+    assert fg.main(["--cache", str(record), "--parquet", str(from_record),
+                    "--census", str(census)]) == 0
+    pd.testing.assert_frame_equal(pd.read_parquet(from_cache), pd.read_parquet(from_record))
+    with pytest.raises(SystemExit) as e:
+        fg.main(["--seeds", "0:1", "--cache", str(record)])
+    assert e.value.code == 2 and "round.parquet" in capsys.readouterr().err

@@ -14,7 +14,8 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_ruff_clean() -> None:
-    out = _run("ruff", "check", "src", "tests", "benchmarks", "examples", "scripts", "notebooks")
+    out = _run("ruff", "check", "src", "tests", "benchmarks", "examples", "scripts", "experiments",
+                "notebooks")
     assert out.returncode == 0, out.stdout + out.stderr
 
 

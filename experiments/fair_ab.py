@@ -1,0 +1,118 @@
+"""Play the fair agent with given settings on a seed range: one arm of a paired A/B test.
+
+    python experiments/fair_ab.py --seeds 31000:32000 --out a.jsonl
+    python experiments/fair_ab.py --seeds 31000:32000 --out b.jsonl --opt shallow_above=30
+    python experiments/fair_paired.py a.jsonl b.jsonl --variant '' --weapon-rule ''
+
+Each ``--opt NAME=INT`` is a keyword of ``FairAgent`` (``node_budget``,
+``shallow_above``, ``max_depth``) and each ``--weight NAME=NUMBER`` one of its
+leaf weights (``scoundrel_solver.fair.leaf.LEAF_WEIGHTS``, ``win_bonus`` among
+them), and ``--model FILE`` plays the win model of a model file written by
+``scripts/train_fair_leaf.py fit --out FILE``; none plays the agent as shipped. One JSON
+line per game, appended as the game ends, so a stopped run resumes (seeds
+already in ``--out`` are skipped): ``seed``, ``won``, ``score``, ``cpu`` (CPU
+seconds of the game, one core) and ``worst`` (CPU seconds of its slowest
+decision). Two arms on the same seeds, compared by ``experiments/fair_paired.py``,
+give the wins both ways, a sign test and a paired interval. Keep the seeds
+outside the evaluation range 0-9999.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from scoundrel_core.variants import get_variant
+from scoundrel_solver.fair.agent import FairAgent
+from scoundrel_solver.fair.api import FAIR_OPTIONS, play_with
+from scoundrel_solver.fair.config import agent_config, configs_with
+from scoundrel_solver.fair.leaf import LEAF_WEIGHTS, win_model_from
+from scoundrel_solver.runs.jsonl import LineAppender, read_json_lines
+from scoundrel_solver.runs.seeds import parse_seed_range
+
+# the decision timer lives beside the data scripts, which use it too (no part of the package)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+from timed import TimedAgent
+
+OPTIONS = ("node_budget", "shallow_above", "max_depth")
+
+
+def play(agent: FairAgent, seed: int, variant: str) -> dict[str, object]:
+    """One game: its outcome, its CPU time and its slowest decision's."""
+    timed = TimedAgent(agent)
+    start = time.process_time()
+    game = play_with(timed, seed, variant)
+    return {"seed": seed, "won": bool(game.won), "score": game.score,
+            "cpu": round(time.process_time() - start, 3), "worst": round(max(timed.seconds), 3)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--seeds", required=True, help="A:B")
+    p.add_argument("--variant", default="classic/strict")
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--opt", action="append", default=[], metavar="NAME=INT",
+                   help=f"a FairAgent setting ({', '.join(OPTIONS)}); repeatable")
+    p.add_argument("--weight", action="append", default=[], metavar="NAME=NUMBER",
+                   help=f"a leaf weight ({', '.join(LEAF_WEIGHTS)}); repeatable")
+    p.add_argument("--model", type=Path, metavar="FILE",
+                   help="play the win model of this model file (train_fair_leaf.py fit --out)")
+    args = p.parse_args(argv)
+    opts: dict[str, int] = {}
+    for o in args.opt:
+        name, _, value = o.partition("=")
+        if name not in OPTIONS or not value.lstrip("-").isdigit():
+            p.error(f"--opt {o!r}: expected NAME=INT with NAME one of {', '.join(OPTIONS)}")
+        opts[name] = int(value)
+    weights: dict[str, float] = {}
+    for o in args.weight:
+        name, _, value = o.partition("=")
+        try:
+            weights[name] = float(value)
+        except ValueError:
+            p.error(f"--weight {o!r}: expected NAME=NUMBER")
+        if name not in LEAF_WEIGHTS:
+            p.error(f"--weight {o!r}: NAME must be one of {', '.join(LEAF_WEIGHTS)}")
+    if args.out.suffix == ".parquet":
+        p.error(f"--out {args.out}: an arm is written as JSON lines (a Parquet record is read, "
+                "never played into)")
+    try:
+        seeds = parse_seed_range(args.seeds)
+    except ValueError as e:
+        p.error(f"--seeds {args.seeds!r}: {e}")
+    done = ({int(row["seed"]) for _, row in read_json_lines(args.out)}
+            if args.out.exists() else set())
+    model: tuple[float, ...] | str = "shipped"
+    if args.model:
+        try:
+            model = win_model_from(args.model, str(get_variant(args.variant)))
+        except (OSError, ValueError, KeyError) as e:
+            p.error(f"--model {args.model}: {e}")
+    changes: dict[str, object] = {FAIR_OPTIONS[k]: v for k, v in opts.items()}
+    if "win_bonus" in weights:
+        changes["win_bonus"] = weights.pop("win_bonus")
+    if weights:
+        changes["leaf"] = replace(agent_config(args.variant).leaf, **{
+            k: int(v) if k == "kills" else v for k, v in weights.items()})
+    if model != "shipped":
+        changes["win_model"] = model
+    agent = FairAgent(configs_with(**changes))
+    sink = LineAppender(args.out)
+    try:
+        for seed in seeds:
+            if seed not in done:
+                sink.append(json.dumps(play(agent, seed, args.variant)))
+    except KeyboardInterrupt:
+        print(f"interrupted: {sink.appended} games saved in {args.out}", file=sys.stderr)
+        return 130
+    finally:
+        sink.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,145 @@
+"""Two agents on the same deals: wins both ways, a sign test and a paired interval.
+
+    python experiments/fair_paired.py data/fair-games.parquet fair-games.jsonl \
+        --variant classic --weapon-rule strict
+
+Each side is a Parquet file or a JSON-lines cache of ``scripts/fair_games.py``
+(or of ``scripts/pimc_games.py`` or ``experiments/pimc_hybrids.py``: rows with seed and won); with
+``--a-version`` / ``--b-version`` only the rows of that agent_version count,
+and with ``--a-where KEY=VALUE`` / ``--b-where`` (repeatable) only the rows
+whose KEY is VALUE (as JSON, else text): ``--b-where samples=8`` picks PIMC's
+8-sample games out of a file that also holds 32-sample ones.
+Only the seeds both sides played are compared. The output (one JSON object):
+the deals paired, the wins of each side, ``a_only`` and ``b_only`` (deals one
+side won and the other lost), the two-sided exact sign test on those, and
+the difference in win rate (B minus A) with a 95% normal interval for paired
+outcomes, and ``same_score_and_decisions``: the paired deals whose games end
+with the same score after as many decisions (null if a side does not record
+them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+from scoundrel_solver.runs.jsonl import read_json_lines
+from scoundrel_solver.runs.summary import Z95
+
+
+def parse_where(items: list[str] | None) -> dict[str, Any]:
+    """``KEY=VALUE`` filters; a VALUE that reads as JSON (8, true) is taken as such."""
+    out: dict[str, Any] = {}
+    for item in items or []:
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise SystemExit(f"fair_paired: --where {item!r} is not KEY=VALUE")
+        try:
+            out[key] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key] = value
+    return out
+
+
+def load(path: Path, variant: str | None, rule: str | None,
+         version: str | None, where: dict[str, Any] | None = None) -> dict[int, bool]:
+    """seed -> won, for the rows of one side (a seed twice: the last row counts)."""
+    return wins(load_rows(path, variant, rule, version, where))
+
+
+def wins(rows: dict[int, dict[str, Any]]) -> dict[int, bool]:
+    """seed -> won, of rows by seed."""
+    return {s: bool(r["won"]) for s, r in rows.items()}
+
+
+def same_games(a: dict[int, dict[str, Any]], b: dict[int, dict[str, Any]]) -> int | None:
+    """How many deals both sides played end with the same score after as many decisions
+    (two agents that play alike agree on every one); None if a side's rows lack them."""
+    seeds = sorted(set(a) & set(b))
+    if not all("score" in r and "decisions" in r for side in (a, b) for r in side.values()):
+        return None
+    return sum((a[s]["score"], a[s]["decisions"]) == (b[s]["score"], b[s]["decisions"])
+               for s in seeds)
+
+
+def load_rows(path: Path, variant: str | None, rule: str | None,
+              version: str | None, where: dict[str, Any] | None = None
+              ) -> dict[int, dict[str, Any]]:
+    """seed -> row, for the rows of one side (a seed twice: the last row counts)."""
+    if path.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        # a key a JSON line lacked is null in Parquet: left out, so that r.get() defaults
+        rows: list[dict[str, Any]] = [{k: v for k, v in r.items() if v is not None}
+                                      for r in pq.read_table(path).to_pylist()]
+    else:
+        rows = [row for _, row in read_json_lines(path)]
+    out: dict[int, dict[str, Any]] = {}
+    for r in rows:
+        if variant and r.get("variant", variant) != variant:
+            continue
+        if rule and r.get("weapon_rule", rule) != rule:
+            continue
+        if version and r.get("agent_version") != version:
+            continue
+        if any(r.get(k) != v for k, v in (where or {}).items()):
+            continue
+        out[int(r["seed"])] = r
+    return out
+
+
+def sign_test(a_only: int, b_only: int) -> float:
+    """Two-sided exact binomial test of a_only against b_only at p = 1/2."""
+    n = a_only + b_only
+    if n == 0:
+        return 1.0
+    k = min(a_only, b_only)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
+def paired(a: dict[int, bool], b: dict[int, bool]) -> dict[str, Any]:
+    seeds = sorted(set(a) & set(b))
+    n = len(seeds)
+    a_only = sum(a[s] and not b[s] for s in seeds)
+    b_only = sum(b[s] and not a[s] for s in seeds)
+    diff = (b_only - a_only) / n if n else 0.0
+    # the variance of the mean of per-deal differences (each -1, 0 or 1)
+    var = ((a_only + b_only) / n - diff**2) / n if n else 0.0
+    half = Z95 * math.sqrt(max(var, 0.0))
+    return {
+        "deals": n, "seeds": [seeds[0], seeds[-1]] if seeds else [],
+        "a_wins": sum(a[s] for s in seeds), "b_wins": sum(b[s] for s in seeds),
+        "a_only": a_only, "b_only": b_only, "sign_test_p": round(sign_test(a_only, b_only), 6),
+        "b_minus_a": round(diff, 6), "b_minus_a_ci95": [round(diff - half, 6),
+                                                        round(diff + half, 6)],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("a", type=Path)
+    p.add_argument("b", type=Path)
+    p.add_argument("--variant", default="classic")
+    p.add_argument("--weapon-rule", default="strict")
+    p.add_argument("--a-version")
+    p.add_argument("--b-version")
+    p.add_argument("--a-where", action="append", metavar="KEY=VALUE")
+    p.add_argument("--b-where", action="append", metavar="KEY=VALUE")
+    args = p.parse_args(argv)
+    a = load_rows(args.a, args.variant, args.weapon_rule, args.a_version,
+                  parse_where(args.a_where))
+    b = load_rows(args.b, args.variant, args.weapon_rule, args.b_version,
+                  parse_where(args.b_where))
+    out = paired(wins(a), wins(b))
+    out["same_score_and_decisions"] = same_games(a, b)
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,63 @@
+"""experiments/fair_paired.py: row filters and the paired arithmetic."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lab import load_experiment
+
+fair_paired = load_experiment("fair_paired")
+
+
+def _write(path: Path, rows: list[dict[str, object]]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+def test_where_picks_one_sample_count(tmp_path: Path) -> None:
+    rows = [{"agent": "pimc", "samples": 8, "seed": s, "won": s % 2 == 0} for s in range(4)]
+    rows += [{"agent": "pimc", "samples": 32, "seed": s, "won": True} for s in range(4)]
+    f = _write(tmp_path / "p.jsonl", rows)
+    eight = fair_paired.load(f, "classic", "strict", None, fair_paired.parse_where(["samples=8"]))
+    assert eight == {0: True, 1: False, 2: True, 3: False}
+    # without the filter the later 32-sample rows win
+    assert fair_paired.load(f, "classic", "strict", None) == dict.fromkeys(range(4), True)
+    text = fair_paired.parse_where(["agent=pimc"])
+    assert text == {"agent": "pimc"}
+    assert len(fair_paired.load(f, "classic", "strict", None, text)) == 4
+
+
+def test_bad_where_names_itself() -> None:
+    with pytest.raises(SystemExit, match="'samples8' is not KEY=VALUE"):
+        fair_paired.parse_where(["samples8"])
+
+
+def test_paired_counts_and_interval() -> None:
+    a = {0: True, 1: True, 2: False, 3: False, 4: True}
+    b = {0: True, 1: False, 2: True, 3: True, 4: True, 9: True}
+    out = fair_paired.paired(a, b)
+    assert (out["deals"], out["a_wins"], out["b_wins"]) == (5, 3, 4)
+    assert (out["a_only"], out["b_only"]) == (1, 2)
+    assert out["b_minus_a"] == pytest.approx(0.2)
+    lo, hi = out["b_minus_a_ci95"]
+    assert lo < 0.2 < hi
+    # one-sided discordance 1 of 3 at p = 1/2: 2 * (1 + 3) / 8
+    assert out["sign_test_p"] == pytest.approx(1.0)
+
+
+def test_same_games_counts_equal_endings(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                         ) -> None:
+    a = _write(tmp_path / "a.jsonl", [{"seed": s, "won": s > 0, "score": s, "decisions": 40}
+                                      for s in range(4)])
+    b = _write(tmp_path / "b.jsonl", [{"seed": s, "won": s > 0, "score": s,
+                                       "decisions": 40 + (s == 2)} for s in range(1, 6)])
+    assert fair_paired.main([str(a), str(b)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    # seeds 1-3 are paired; seed 2 took one more decision on side b
+    assert (out["deals"], out["same_score_and_decisions"]) == (3, 2)
+    bare = _write(tmp_path / "c.jsonl", [{"seed": s, "won": True} for s in range(4)])
+    assert fair_paired.main([str(a), str(bare)]) == 0
+    assert json.loads(capsys.readouterr().out)["same_score_and_decisions"] is None
