@@ -12,7 +12,7 @@ drop, about 61% for a drop of 5 points, 37% for 10. The game's accuracy is
 the mean over its *live* decisions, those where the actions' chances of
 winning differ by at least :data:`LIVE` (where every action wins about
 equally often, no choice there can be right or wrong by this measure).
-``docs/web.md`` explains the choice.
+``docs/web.md`` explains the choice. Both front ends label with these.
 
 >>> label(0.0), label(0.03), label(0.07), label(0.25)
 (None, 'inaccuracy', 'mistake', 'blunder')

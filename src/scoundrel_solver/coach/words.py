@@ -1,0 +1,94 @@
+"""The words for an action and for the weapon's reach: one source for every front end.
+
+Two lengths of the same facts. The terminal writes whole phrases
+(``fight KS with the weapon: -4``, ``weapon 9D (fights up to K)``); the
+web's board, where the card is drawn beside the words, writes short ones
+(``with weapon: -4``, ``can fight monsters up to K``).
+
+>>> import scoundrel_core as sc
+>>> s = sc.new_game(seed=0)
+>>> a = sc.parse_action(s, "KS/f")
+>>> action_effect(a, s, sc.apply(s, a)), action_label(a, s)
+('fight KS barehanded: -13', 'barehanded: -13')
+>>> weapon_text(s), weapon_reach_text(s)
+('no weapon', 'no weapon: every monster is fought barehanded')
+"""
+
+from __future__ import annotations
+
+import scoundrel_core as sc
+from scoundrel_core import Action, State
+
+__all__ = ["action_effect", "action_label", "rank_of", "reach_rank", "weapon_reach_text",
+           "weapon_text"]
+
+_FRESH = 14
+"""A weapon's reach before its first kill: above an ace (14), every monster."""
+
+
+def rank_of(value: int) -> str:
+    """The rank of a monster of ``value`` (2..14)."""
+    return sc.card(value - 2).rank  # the club of that value: ids 0..12 are 2C..AC
+
+
+def reach_rank(s: State) -> str | None:
+    """The rank of the strongest monster the weapon may still fight; None without a
+    weapon or with one that can fight nothing more."""
+    if not s.weapon_value or s.weapon_reach < 2:
+        return None
+    return rank_of(min(s.weapon_reach, _FRESH))
+
+
+def weapon_text(s: State) -> str:
+    """The weapon and the strongest monster it may still fight (the terminal's words)."""
+    if not s.weapon_value:
+        return "no weapon"
+    top = reach_rank(s)
+    if top is None:
+        return f"weapon {s.weapon} (worn out)"
+    return f"weapon {s.weapon} (fights up to {top})"
+
+
+def weapon_reach_text(s: State) -> str:
+    """What the weapon may still fight (the web's words, beside the drawn weapon)."""
+    if not s.weapon_value:
+        return "no weapon: every monster is fought barehanded"
+    top = reach_rank(s)
+    if top is None:
+        return "worn out: it can fight no monster"
+    if s.weapon_reach >= _FRESH:
+        return "fresh: it can fight any monster"
+    return f"can fight monsters up to {top}"
+
+
+def action_effect(a: Action, before: State, after: State) -> str:
+    """What ``a`` did between two states, in words ('fight KS with the weapon: -4')."""
+    if a.is_flee:
+        return "flee: room goes under the dungeon"
+    c = a.card
+    assert c is not None
+    if c.is_potion:
+        healed = after.health - before.health
+        return f"drink {c}: +{healed}" if healed else f"drink {c}: no effect"
+    if c.is_weapon:
+        return f"equip {c}"
+    how = "with the weapon" if a.with_weapon else "barehanded"
+    return f"fight {c} {how}: -{before.health - after.health}"
+
+
+def action_label(a: Action, before: State) -> str:
+    """What ``a`` would do, in a few words, with the health it costs or gives (the card
+    itself is not named: the web draws it beside the words)."""
+    if a.is_flee:
+        return "flee: the room goes under the dungeon"
+    after = sc.apply(before, a)
+    c = a.card
+    assert c is not None
+    if c.is_potion:
+        healed = after.health - before.health
+        return f"drink: +{healed}" if healed else "drink: no effect"
+    if c.is_weapon:
+        return "equip"
+    cost = before.health - after.health
+    how = "with weapon" if a.with_weapon else "barehanded"
+    return f"{how}: -{cost}" if cost else f"{how}: no damage"
