@@ -1,10 +1,10 @@
 """A game with undo: every step kept, so any number of actions can be taken back.
 
->>> import scoundrel_core as sc
->>> game = Session(sc.new_game(seed=42, variant="hard"), seed=42)
->>> _ = game.play(game.legal()[0])
->>> game.steps, game.undo(), game.steps
-(1, 1, 0)
+>>> from scoundrel_core import FLEE
+>>> game = Session(Deal.seeded(7, "easy"))  # easy lets a room be fled again at once
+>>> _, _ = game.play(FLEE), game.play(FLEE)
+>>> game.room_number(), game.undo(2), game.room_number()
+(3, 2, 1)
 """
 
 from __future__ import annotations

@@ -16,6 +16,8 @@ web's board, where the card is drawn beside the words, writes short ones
 
 from __future__ import annotations
 
+from typing import Final
+
 import scoundrel_core as sc
 from scoundrel_core import Action, State
 
@@ -39,26 +41,34 @@ def reach_rank(s: State) -> str | None:
     return rank_of(min(s.weapon_reach, _FRESH))
 
 
+def _reach(s: State) -> str:
+    """``none`` (no weapon), ``worn`` (it can fight nothing more), ``fresh`` (it can fight
+    any monster) or ``up to`` (some monsters)."""
+    if not s.weapon_value:
+        return "none"
+    if s.weapon_reach < 2:
+        return "worn"
+    return "fresh" if s.weapon_reach >= _FRESH else "up to"
+
+
+# The two phrasings of the reach; {w}: the weapon, {top}: the rank it fights up to.
+_WEAPON_TEXT: Final = {"none": "no weapon", "worn": "weapon {w} (worn out)",
+                       "fresh": "weapon {w} (fights up to {top})",
+                       "up to": "weapon {w} (fights up to {top})"}
+_REACH_TEXT: Final = {"none": "no weapon: every monster is fought barehanded",
+                      "worn": "worn out: it can fight no monster",
+                      "fresh": "fresh: it can fight any monster",
+                      "up to": "can fight monsters up to {top}"}
+
+
 def weapon_text(s: State) -> str:
     """The weapon and the strongest monster it may still fight (the terminal's words)."""
-    if not s.weapon_value:
-        return "no weapon"
-    top = reach_rank(s)
-    if top is None:
-        return f"weapon {s.weapon} (worn out)"
-    return f"weapon {s.weapon} (fights up to {top})"
+    return _WEAPON_TEXT[_reach(s)].format(w=s.weapon, top=reach_rank(s))
 
 
 def weapon_reach_text(s: State) -> str:
     """What the weapon may still fight (the web's words, beside the drawn weapon)."""
-    if not s.weapon_value:
-        return "no weapon: every monster is fought barehanded"
-    top = reach_rank(s)
-    if top is None:
-        return "worn out: it can fight no monster"
-    if s.weapon_reach >= _FRESH:
-        return "fresh: it can fight any monster"
-    return f"can fight monsters up to {top}"
+    return _REACH_TEXT[_reach(s)].format(top=reach_rank(s))
 
 
 def action_effect(a: Action, before: State, after: State) -> str:
