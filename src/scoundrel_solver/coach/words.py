@@ -71,34 +71,43 @@ def weapon_reach_text(s: State) -> str:
     return _REACH_TEXT[_reach(s)].format(top=reach_rank(s))
 
 
-def action_effect(a: Action, before: State, after: State) -> str:
-    """What ``a`` did between two states, in words ('fight KS with the weapon: -4')."""
+def _kind(a: Action) -> str:
+    """What kind of action ``a`` is: ``flee``, ``drink``, ``equip``, ``weapon`` (a fight
+    with the weapon) or ``barehanded``."""
     if a.is_flee:
-        return "flee: room goes under the dungeon"
+        return "flee"
     c = a.card
     assert c is not None
     if c.is_potion:
-        healed = after.health - before.health
-        return f"drink {c}: +{healed}" if healed else f"drink {c}: no effect"
+        return "drink"
     if c.is_weapon:
-        return f"equip {c}"
-    how = "with the weapon" if a.with_weapon else "barehanded"
-    return f"fight {c} {how}: -{before.health - after.health}"
+        return "equip"
+    return "weapon" if a.with_weapon else "barehanded"
+
+
+# The two phrasings of an action; {c}: its card, {n}: the health it gave or took (with
+# its sign, or words for no change), {hurt}: the health a fight took.
+_EFFECT: Final = {"flee": "flee: room goes under the dungeon", "drink": "drink {c}: {n}",
+                  "equip": "equip {c}", "weapon": "fight {c} with the weapon: -{hurt}",
+                  "barehanded": "fight {c} barehanded: -{hurt}"}
+_LABEL: Final = {"flee": "flee: the room goes under the dungeon", "drink": "drink: {n}",
+                 "equip": "equip", "weapon": "with weapon: {n}",
+                 "barehanded": "barehanded: {n}"}
+
+
+def _words(table: dict[str, str], a: Action, before: State, after: State, none: str) -> str:
+    change = after.health - before.health
+    n = none if not change else f"{change:+d}"
+    return table[_kind(a)].format(c=a.card, n=n, hurt=-change)
+
+
+def action_effect(a: Action, before: State, after: State) -> str:
+    """What ``a`` did between two states, in words ('fight KS with the weapon: -4')."""
+    return _words(_EFFECT, a, before, after, "no effect")
 
 
 def action_label(a: Action, before: State) -> str:
     """What ``a`` would do, in a few words, with the health it costs or gives (the card
     itself is not named: the web draws it beside the words)."""
-    if a.is_flee:
-        return "flee: the room goes under the dungeon"
-    after = sc.apply(before, a)
-    c = a.card
-    assert c is not None
-    if c.is_potion:
-        healed = after.health - before.health
-        return f"drink: +{healed}" if healed else "drink: no effect"
-    if c.is_weapon:
-        return "equip"
-    cost = before.health - after.health
-    how = "with weapon" if a.with_weapon else "barehanded"
-    return f"{how}: -{cost}" if cost else f"{how}: no damage"
+    after = before if a.is_flee else sc.apply(before, a)
+    return _words(_LABEL, a, before, after, "no effect" if _kind(a) == "drink" else "no damage")
