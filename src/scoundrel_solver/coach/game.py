@@ -99,6 +99,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
+        """Whether the game has ended (won or lost)."""
         return self.state.is_over
 
     def legal(self) -> tuple[Action, ...]:

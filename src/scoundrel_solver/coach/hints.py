@@ -40,6 +40,7 @@ class Hints:
 
     @property
     def agent(self) -> FairAgent:
+        """The game's hint agent (made on first use)."""
         if self._agent is None:
             self._agent = hint_agent()
         return self._agent

@@ -93,10 +93,12 @@ class Review:
 
     @property
     def final(self) -> State:
+        """Where the reviewed game got to (the true state)."""
         return self.game.state
 
     @property
     def drops(self) -> list[float | None]:
+        """Each decision's drop (None: not live)."""
         return [d.drop for d in self.decisions]
 
     @property
@@ -106,6 +108,7 @@ class Review:
 
     @property
     def live_decisions(self) -> int:
+        """How many decisions count in the accuracy."""
         return sum(d is not None for d in self.drops)
 
     def counts(self) -> dict[str, int]:

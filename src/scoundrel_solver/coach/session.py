@@ -46,18 +46,22 @@ class Session:
 
     @property
     def deal(self) -> Deal:
+        """Where the game started."""
         return self._games[0].deal
 
     @property
     def seed(self) -> int | None:
+        """The deal's seed (None for a deck or a position)."""
         return self.deal.seed
 
     @property
     def start(self) -> State:
+        """The start position."""
         return self.deal.start
 
     @property
     def start_info(self) -> InfoState:
+        """What the player saw at the start."""
         return self._games[0].info
 
     @property
@@ -72,14 +76,17 @@ class Session:
 
     @property
     def actions(self) -> tuple[Action, ...]:
+        """The actions played so far (undone ones not)."""
         return self.game.actions
 
     @property
     def steps(self) -> int:
+        """How many actions were played so far."""
         return len(self.game.actions)
 
     @property
     def is_over(self) -> bool:
+        """Whether the game has ended (won or lost)."""
         return self.game.is_over
 
     def legal(self) -> tuple[Action, ...]:
