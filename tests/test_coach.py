@@ -118,7 +118,10 @@ def test_a_weapon_stack_holds_the_monsters_it_slew_and_a_new_weapon_empties_it()
 
 def test_deals_name_themselves_and_a_position_keeps_its_fled_bottom() -> None:
     seeded = Deal.seeded(42, "easy")
-    assert Deal.daily("2026-12-02").seed == sc.daily_seed("2026-12-02")
+    daily = Deal.daily("2026-12-02")
+    assert daily.seed == sc.daily_seed("2026-12-02") and daily.daily_date == "2026-12-02"
+    assert Deal.seeded(daily.seed or 0, "hard").daily_date is None  # the daily is classic's
+    assert seeded.daily_date is None
     assert seeded.query() == {"seed": "42", "variant": "easy", "weapon_rule": "strict"}
     fled = Game.begin(Deal.seeded(5)).then(sc.FLEE)
     text = fled.info.to_text()

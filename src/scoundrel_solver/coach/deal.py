@@ -7,8 +7,8 @@ the bottom of the dungeon (``InfoState`` text with ``| bottom=[...]``).
 
 >>> Deal.seeded(42, "hard").query()
 {'seed': '42', 'variant': 'hard', 'weapon_rule': 'strict'}
->>> Deal.daily("2026-01-31").seed
-20260131
+>>> Deal.daily("2026-01-31").seed, Deal.seeded(20260131).daily_date
+(20260131, '2026-01-31')
 """
 
 from __future__ import annotations
@@ -71,6 +71,19 @@ class Deal:
         if record.seed is not None:
             return cls(start, record.seed)
         return cls(start, deck=sc.format_deck(start.room + start.dungeon))
+
+    @property
+    def daily_date(self) -> str | None:
+        """``YYYY-MM-DD`` when the deal is a classic/strict seed of the form ``YYYYMMDD``
+        (the daily dungeon's: :meth:`daily` deals it)."""
+        v = self.start.variant
+        if self.seed is None or v.name != "classic" or v.weapon_rule != "strict":
+            return None
+        y, md = divmod(self.seed, 10000)
+        m, d = divmod(md, 100)
+        if 2000 <= y <= 2999 and 1 <= m <= 12 and 1 <= d <= 31:
+            return f"{y:04d}-{m:02d}-{d:02d}"
+        return None
 
     def query(self) -> dict[str, str]:
         """The fields that name this deal: ``state``, or ``seed`` or ``deck`` with

@@ -43,19 +43,6 @@ def _title(game: Game) -> str:
     return "custom deck" if d.deck is not None else "position"
 
 
-def _daily_of(game: Game) -> str | None:
-    """``YYYY-MM-DD`` when the deal is a classic daily dungeon's seed."""
-    seed = game.deal.seed
-    v = game.deal.start.variant
-    if seed is None or v.name != "classic" or v.weapon_rule != "strict":
-        return None
-    y, md = divmod(seed, 10000)
-    m, d = divmod(md, 100)
-    if 2000 <= y <= 2999 and 1 <= m <= 12 and 1 <= d <= 31:
-        return f"{y:04d}-{m:02d}-{d:02d}"
-    return None
-
-
 async def home(request: Request) -> Response:
     return render(request, "home.html", "home", daily_seed=sc.daily_seed(today()),
                   random_seed=random.randrange(1_000_000), variants=sc.VARIANTS,
@@ -70,7 +57,7 @@ async def play(request: Request) -> Response:
                   self_url=link(game, "/play"), hint_url=link(game, "/api/hint"),
                   review_url=link(game, "/review"), analysis_url=link(game, "/analysis"),
                   record_url=link(game, "/api/record") if game.deal.state_text is None else "",
-                  daily=_daily_of(game))
+                  daily=game.deal.daily_date)
 
 
 async def daily(request: Request) -> Response:
