@@ -33,7 +33,7 @@ from ..fair.agent import FairAgent
 from ..fair.api import FairGame, play_fair
 from .game import Game, starts_room
 from .hints import HintRow, best_row, hint_agent, hint_rows
-from .labels import LIVE, game_accuracy, label
+from .labels import drop, game_accuracy, label
 
 __all__ = ["LABELS", "TOP_DECISIONS", "Decision", "Review", "optimal_rooms", "review"]
 
@@ -161,7 +161,7 @@ def review(game: Game, agent: FairAgent | None = None,
     plays). ``solve_seconds`` caps the exact solver; a search stopped there
     says so (``best.proven`` is false) and reports the best line it found.
     """
-    agent = agent or hint_agent()
+    agent = agent if agent is not None else hint_agent()
     decisions: list[Decision] = []
     at = Game.begin(game.deal)
     for a in game.actions:
@@ -171,14 +171,9 @@ def review(game: Game, agent: FairAgent | None = None,
             assert best is not None
             rows = tuple(hint_rows(values))
             mine = next(r for r in rows if r["action"] == str(a))
-            wins = [r["win_chance"] for r in rows]
-            # the drop is measured against the agent's own move: the agent playing itself
-            # gets no label (it trades a little chance of winning for score where its
-            # utility says so, and that is its choice, not an error)
-            drop = (max(0.0, best["win_chance"] - mine["win_chance"])
-                    if max(wins) - min(wins) >= LIVE else None)
+            lost = drop(best["win_chance"], mine["win_chance"], [r["win_chance"] for r in rows])
             decisions.append(Decision(len(at.actions) + 1, at.room, at.state, a,
-                                      sc.parse_action_text(best["action"]), rows, drop))
+                                      sc.parse_action_text(best["action"]), rows, lost))
         at = at.then(a)
     agent.reset()
     start = game.deal.start
