@@ -23,8 +23,8 @@ import sys
 import time
 
 import scoundrel_core as sc
+from scoundrel_solver.coach.hints import Hints
 from scoundrel_solver.fair.api import make_agent
-from scoundrel_solver.play.hints import HINT_NODE_BUDGET, Hints
 from scoundrel_solver.play.session import Session
 
 FIRST_HINT = """
@@ -33,7 +33,7 @@ import scoundrel_core as sc
 from scoundrel_solver.play.session import Session
 game = Session(sc.new_game(seed={seed}))
 t, c = time.perf_counter(), time.process_time()
-from scoundrel_solver.play.hints import Hints
+from scoundrel_solver.coach.hints import Hints
 Hints().values(game)
 print(time.perf_counter() - t, time.process_time() - c)
 """
@@ -115,7 +115,7 @@ def main() -> None:
                    help="also time the first hint in tmux, at once and after this pause")
     args = p.parse_args()
     seeds = range(args.seed0, args.seed0 + args.games)
-    print(f"hint node budget {HINT_NODE_BUDGET:,}; variant {args.variant}; "
+    print(f"hint agent: the fair agent with its variant's defaults; variant {args.variant}; "
           f"{args.games} games per player")
     print(f"{'':33s}   wall ms: median  p90  worst   CPU ms: median  p90  worst")
     every: list[tuple[int, float, float]] = []

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 import scoundrel_core as sc
 from scoundrel_core.info import InfoState
 from scoundrel_solver.cli.render import print_advice
+from scoundrel_solver.coach.hints import best_row, hint_rows
 from scoundrel_solver.errors import SolverError
 from scoundrel_solver.exact.solve import solve_value
 from scoundrel_solver.fair.agent import FairAgent, choice_key
@@ -27,7 +28,6 @@ from scoundrel_solver.fair.config import AgentConfig, agent_config, configs_with
 from scoundrel_solver.fair.pimc import PimcAgent, sample_orders, world
 from scoundrel_solver.play.render import Palette, render_hint
 from scoundrel_solver.play.session import Session
-from scoundrel_solver.web.hints import best_row, hint_rows
 from test_pimc import _walk
 
 ENDGAME = agent_config("classic/strict").endgame

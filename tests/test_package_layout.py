@@ -25,6 +25,7 @@ def _loaded_after(statement: str) -> set[str]:
 @pytest.mark.parametrize("module", [
     "scoundrel_solver", "scoundrel_solver.fair", "scoundrel_solver.fair.protocol",
     "scoundrel_solver.fair.optimum", "scoundrel_solver.runs.jsonl", "scoundrel_solver.play.explain",
+    "scoundrel_solver.coach", "scoundrel_solver.coach.words",
 ])
 def test_light_modules_do_not_import_numba_or_a_search_kernel(module: str) -> None:
     loaded = _loaded_after(f"import {module}")

@@ -8,10 +8,13 @@ from hypothesis import strategies as st
 
 import scoundrel_core as sc
 from scoundrel_core import InfoState
-from scoundrel_solver.fair.agent import FairAgent
+from scoundrel_solver.coach.game import Game, room_numbers
+from scoundrel_solver.coach.hints import Hints
+from scoundrel_solver.coach.labels import LIVE, label
+from scoundrel_solver.coach.review import TOP_DECISIONS, review
+from scoundrel_solver.fair.agent import FairAgent, choice_key
 from scoundrel_solver.fair.api import play_fair
 from scoundrel_solver.play.commands import Command, UnknownCommand, parse_command
-from scoundrel_solver.play.hints import Hints
 from scoundrel_solver.play.render import (
     Palette,
     render_actions,
@@ -19,8 +22,7 @@ from scoundrel_solver.play.render import (
     render_position,
     render_review,
 )
-from scoundrel_solver.play.review import TOP_DECISIONS, decision_costs, review
-from scoundrel_solver.play.session import Session, room_numbers
+from scoundrel_solver.play.session import Session
 
 # -- session and undo: the slow twin is a replay from the start ------------------------------
 
@@ -159,53 +161,71 @@ def fair_record(seed: int, variant: str) -> sc.GameRecord:
     return sc.GameRecord.from_play(seed=seed, variant=variant, line=g.actions)
 
 
-def test_playing_the_fair_agents_own_line_costs_nothing() -> None:
-    rec = fair_record(5, "hard")
-    decisions = decision_costs(rec)
-    assert decisions and all(d.cost < 1e-9 for d in decisions)
-    assert all(d.played == d.choice for d in decisions)
+def states(rec: sc.GameRecord) -> list[sc.State]:
+    """The states of a record before each of its actions."""
+    s, out = rec.start(), []
+    for text in rec.line:
+        out.append(s)
+        s = sc.apply(s, sc.parse_action(s, text))
+    return out
 
 
-def test_review_values_and_ranks_the_players_mistakes() -> None:
+def test_playing_the_fair_agents_own_line_earns_no_label() -> None:
+    rev = review(Game.from_record(fair_record(5, "hard")))
+    assert rev.decisions and all(d.label is None for d in rev.decisions)
+    assert all(d.played == d.choice and not d.drop for d in rev.decisions)
+    assert rev.accuracy in (None, 100.0)
+    text = "\n".join(render_review(rev, Palette()))
+    assert "0 inaccuracies, 0 mistakes, 0 blunders" in text
+    assert "None cost 2 points or more of the fair agent's chance of winning" in text
+
+
+def test_review_labels_the_players_decisions_by_the_drop_in_the_chance_of_winning() -> None:
     seed = 8
     start = sc.new_game(seed=seed, variant="hard")
     game = Session(start, seed)
     while not game.is_over:  # a player who always takes the first action listed
         game.play(game.legal()[0])
     rec = game.record()
-    rev = review(rec)
+    rev = review(Game.from_record(rec))
     assert rev.final.score == game.state.score
     assert rev.fair.score == play_fair(start).score
     assert rev.best.proven
     assert sc.play_line(start, rev.best.line).score == rev.best.best_score
     assert rev.best.best_score >= max(rev.fair.score, game.state.score or 0)
-    # Each cost is the agent's best value minus the played value, at the player's knowledge.
+    # Each drop is the agent's own choice's chance of winning minus the played one's,
+    # at the player's knowledge; a decision is live where the chances differ.
     agent = FairAgent()
     replay = Session(start, seed)
-    checked = 0
     for d in rev.decisions:
         while replay.steps < d.step - 1:
             replay.play(sc.parse_action_text(rec.line[replay.steps]))
-        rows = {v.action: v for v in agent.evaluate(replay.info)}
-        vals = {a: v.value for a, v in rows.items()}
-        assert d.before == replay.state
-        assert d.cost == pytest.approx(max(vals.values()) - vals[d.played])
-        assert (d.played_win, d.played_score) == (rows[d.played].win_chance,
-                                                  rows[d.played].expected_score)
-        assert (d.choice_win, d.choice_score) == (rows[d.choice].win_chance,
-                                                  rows[d.choice].expected_score)
-        checked += 1
-    assert checked == len(rev.decisions) > 0
-    top = rev.costliest
-    assert 0 < len(top) <= TOP_DECISIONS
-    assert [d.cost for d in top] == sorted((d.cost for d in top), reverse=True)
-    assert top[0].cost == max(d.cost for d in rev.decisions)
+        vals = agent.evaluate(replay.info)
+        rows = {v.action: v for v in vals}
+        choice = max(vals, key=choice_key).action
+        wins = [v.win_chance for v in vals]
+        assert d.before == replay.state and d.room == replay.room_number()
+        assert d.choice == choice
+        if max(wins) - min(wins) >= LIVE:
+            assert d.drop == max(0.0, rows[choice].win_chance - rows[d.played].win_chance)
+            assert d.label == label(d.drop)
+        else:
+            assert d.drop is None and d.label is None
+        assert d.row(d.played)["expected_score"] == rows[d.played].expected_score
+    assert len(rev.decisions) == sum(len(sc.legal_actions(s)) > 1 for s in states(rec))
+    worst = rev.worst
+    assert 0 < len(worst) <= TOP_DECISIONS and all(d.label for d in worst)
+    assert [d.drop for d in worst] == sorted((d.drop or 0.0 for d in worst), reverse=True)
     text = "\n".join(render_review(rev, Palette()))
     assert f"Your score:          {game.state.score}" in text
-    assert (f"played {top[0].played!s:<6} win {100 * top[0].played_win:5.1f}%  "
-            f"expected score {top[0].played_score:6.1f}") in text
-    assert (f"agent  {top[0].choice!s:<6} win {100 * top[0].choice_win:5.1f}%  "
-            f"expected score {top[0].choice_score:6.1f}   cost {top[0].cost:6.2f}") in text
+    top = worst[0]
+    played, agent_row = top.row(top.played), top.row(top.choice)
+    assert (f"played {top.played!s:<6} win {100 * played['win_chance']:5.1f}%  "
+            f"expected score {played['expected_score']:6.1f}   {top.label}") in text
+    assert (f"agent  {top.choice!s:<6} win {100 * agent_row['win_chance']:5.1f}%  "
+            f"expected score {agent_row['expected_score']:6.1f}   "
+            f"drop {100 * (top.drop or 0.0):4.1f} points") in text
+    assert rev.accuracy is not None and f"accuracy {rev.accuracy:.1f}%" in text
 
 
 # -- rendering ------------------------------------------------------------------------------

@@ -21,10 +21,10 @@ from starlette.testclient import TestClient
 import scoundrel_core as sc
 from scoundrel_core import GameRecord, InfoState
 from scoundrel_solver import solve
+from scoundrel_solver.coach.hints import hint_rows
 from scoundrel_solver.fair import FairAgent
 from scoundrel_solver.web.app import CSP, MAX_QUERY, create_app
 from scoundrel_solver.web.common import Settings
-from scoundrel_solver.web.hints import hint_rows
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SHORT_DECK = "5C 9D 3H QS 2S 7H 4C 8S"

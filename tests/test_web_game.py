@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import scoundrel_core as sc
-from scoundrel_solver.play.session import room_numbers
+from scoundrel_solver.coach.game import room_numbers
 from scoundrel_solver.web.game import BadInput, parse_deal, replay, replay_fresh
 
 

@@ -54,7 +54,7 @@ from .options import (
 )
 
 if TYPE_CHECKING:  # the fair agent loads numba: only on the first hint
-    from ..play.hints import Hints
+    from ..coach.hints import Hints
 
 __all__ = ["main"]
 
@@ -203,7 +203,7 @@ class _Game:
         return self.recorded
 
     def hint(self) -> None:
-        from ..play.hints import Hints
+        from ..coach.hints import Hints
 
         if self._hints is None:
             self._hints = Hints()
@@ -257,15 +257,17 @@ class _Game:
 
 
 def _review_lines(record: sc.GameRecord, pal: Palette) -> list[str]:
-    from ..play.review import review
+    from ..coach.game import Game
+    from ..coach.review import review
 
-    return render_review(review(record, solve_seconds=REVIEW_SOLVE_SECONDS), pal)
+    return render_review(review(Game.from_record(record), solve_seconds=REVIEW_SOLVE_SECONDS),
+                         pal)
 
 
 def _warm_hints(game: Session) -> None:
-    from ..play.hints import warm_up
+    from ..coach.hints import warm_up
 
-    warm_up(game)
+    warm_up(game.start_info)
 
 
 def _review(path: str, pal: Palette, out: TextIO) -> int:

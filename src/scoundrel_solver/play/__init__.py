@@ -1,13 +1,13 @@
-"""Playing a deal in the terminal: the game with undo, hints and the review.
+"""Playing a deal in the terminal: input and text for ``scoundrel-play``.
 
-Library side of ``scoundrel-play`` (no argument parsing, no terminal I/O):
+The game, hints and the review are the coach's (:mod:`scoundrel_solver.coach`);
+here is only the terminal's side of them (no argument parsing, no terminal I/O):
 
-- :mod:`.session`: the game step by step, what the player knows, undo, records;
+- :mod:`.session`: the coach's game with undo, read from typed text;
 - :mod:`.commands`: one typed line read into a command;
-- :mod:`.hints`: the fair agent's values for the position (it never peeks);
-- :mod:`.review`: after the game, the fair agent's score, the exact best and
-  the player's costliest decisions;
-- :mod:`.render`: all of that as text, with optional colour for card kinds.
+- :mod:`.explain`: a line of play told room by room;
+- :mod:`.render`: the position, hints and the review as text, with optional
+  colour for card kinds.
 """
 
 from .commands import Command, UnknownCommand, parse_command

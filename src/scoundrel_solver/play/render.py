@@ -22,13 +22,14 @@ from typing import TYPE_CHECKING, Final
 import scoundrel_core as sc
 from scoundrel_core import Card, Kind
 
+from ..coach.labels import INACCURACY
+from ..coach.words import action_effect, weapon_text
 from ..fair.config import agent_config
-from .explain import action_effect, weapon_text
 from .session import Session
 
 if TYPE_CHECKING:  # the review and the agent pull in numba: load them only when used
+    from ..coach.review import Decision, Review
     from ..fair.agent import ActionValue
-    from .review import Decision, Review
 
 __all__ = [
     "HELP",
@@ -46,6 +47,8 @@ _RESET: Final = "\x1b[0m"
 _KIND_COLOUR: Final = {"C": "\x1b[1;31m", "S": "\x1b[1;31m", "D": "\x1b[36m", "H": "\x1b[32m"}
 _CARD: Final = re.compile(r"(?<![\w])(?:10|[2-9JQKA])([CSDH])(?![\w])")
 _KIND_NAME: Final = {Kind.MONSTER: "monster", Kind.WEAPON: "weapon", Kind.POTION: "potion"}
+_LABEL_PLURAL: Final = {"inaccuracy": "inaccuracies", "mistake": "mistakes",
+                        "blunder": "blunders"}
 
 HELP: Final = """\
 Commands (one per line):
@@ -176,15 +179,28 @@ def _decision_lines(d: Decision) -> list[str]:
     where = (f"step {d.step}, room {d.room}: health {s.health}, {weapon_text(s)}, "
              f"room {_cards(s.room)}")
     how = "exact" if d.exact else "estimated"
+    played, agent = d.row(d.played), d.row(d.choice)
     return [f"    {where}",
-            f"        played {d.played!s:<6} win {100 * d.played_win:5.1f}%  "
-            f"expected score {d.played_score:6.1f}",
-            f"        agent  {d.choice!s:<6} win {100 * d.choice_win:5.1f}%  "
-            f"expected score {d.choice_score:6.1f}   cost {d.cost:6.2f} ({how})"]
+            f"        played {d.played!s:<6} win {100 * played['win_chance']:5.1f}%  "
+            f"expected score {played['expected_score']:6.1f}   {d.label}",
+            f"        agent  {d.choice!s:<6} win {100 * agent['win_chance']:5.1f}%  "
+            f"expected score {agent['expected_score']:6.1f}   "
+            f"drop {100 * (d.drop or 0.0):4.1f} points ({how})"]
+
+
+def _labels_line(rev: Review) -> str:
+    counts = rev.counts()
+    told = ", ".join(f"{n} {word if n == 1 else _LABEL_PLURAL[word]}"
+                     for word, n in counts.items())
+    acc = ("no live decision" if rev.accuracy is None else
+           f"accuracy {rev.accuracy:.1f}% over {plural(rev.live_decisions, 'live decision')}")
+    return f"  Your {plural(len(rev.decisions), 'decision')}: {told}; {acc}"
 
 
 def render_review(rev: Review, pal: Palette, width: int = 88) -> list[str]:
-    """The review: three scores, the optimal line and the costliest decisions."""
+    """The review: three scores, the optimal line, the labels and accuracy of the decisions
+    (by the drop in the fair agent's chance of winning against its own choice) and the worst
+    of them."""
     best = rev.best
     proof = ("proven" if best.proven else
              f"not proven (search stopped by {best.stopped_by}; at most {best.upper_bound})")
@@ -199,16 +215,17 @@ def render_review(rev: Review, pal: Palette, width: int = 88) -> list[str]:
     ]
     lines += textwrap.wrap(" ".join(best.line), width, initial_indent="    ",
                            subsequent_indent="    ")
-    costly = rev.costliest
-    if costly:
-        lines.append(f"  Costliest decisions by the fair agent's values "
-                     f"(of {plural(len(rev.decisions), 'decision')}, "
-                     f"total cost {rev.total_cost:.2f}):")
-        for d in costly:
-            lines += _decision_lines(d)
-    elif rev.decisions:
-        lines.append(f"  Every one of your {plural(len(rev.decisions), 'decision')} was "
-                     "the fair agent's choice or as good.")
-    else:
+    if not rev.decisions:
         lines.append("  No decisions to review yet.")
+        return [pal.paint(line) for line in lines]
+    lines.append(_labels_line(rev))
+    worst = rev.worst
+    if worst:
+        lines.append("  Worst decisions, by the drop in the fair agent's chance of winning "
+                     "against its own choice:")
+        for d in worst:
+            lines += _decision_lines(d)
+    else:
+        lines.append(f"  None cost {100 * INACCURACY:g} points or more of the fair agent's "
+                     "chance of winning against its own choice.")
     return [pal.paint(line) for line in lines]

@@ -1,9 +1,10 @@
 """scoundrel-web: play, review and analyse Scoundrel in the browser.
 
+The game, hints, review and their words are the coach's
+(:mod:`scoundrel_solver.coach`); here is only the web's side of them:
+
 - :mod:`.game`: the deal and line a request names, replayed and checked;
 - :mod:`.view`: what the player may see of a position;
-- :mod:`.hints`: the one adapter from the fair agent's values to hint rows;
-- :mod:`.labels`: review labels and accuracy from drops in the chance of winning;
 - :mod:`.tasks` and :mod:`.pool`: solver and agent work in worker processes;
 - :mod:`.api`, :mod:`.pages`: the JSON endpoints and the HTML pages;
 - :mod:`.app`: the Starlette app (limits, CSP, errors), which the command

@@ -14,9 +14,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..coach.game import Game
 from . import tasks
 from .common import game_from, pool, settings
-from .game import BadInput, Game
+from .game import BadInput
 from .view import board
 
 __all__ = ["ENDPOINTS", "hint_for", "openapi", "review_for", "routes", "solve_for"]

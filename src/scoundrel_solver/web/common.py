@@ -8,7 +8,8 @@ from pathlib import Path
 
 from starlette.requests import Request
 
-from .game import BadInput, Game, parse_deal, parse_line_text, replay
+from ..coach.game import Game
+from .game import BadInput, parse_deal, parse_line_text, replay
 from .pool import Pool
 
 __all__ = ["Settings", "game_from", "params", "pool", "settings", "today"]

@@ -1,5 +1,8 @@
 """A game as a request names it: a deal (seed, deck or position text) plus a line.
 
+The deal and the game are the coach's (:mod:`scoundrel_solver.coach`); here
+is reading them from a query, and links back to them.
+
 There is no server-side session. Every page and endpoint gets the deal and the
 line of play in its query, and :func:`replay` rebuilds the game from them,
 checking each step. Bad input raises :class:`BadInput`, which names the query
@@ -10,18 +13,18 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Final
 from urllib.parse import urlencode
 
 import scoundrel_core as sc
-from scoundrel_core import Action, Card, InfoState, State
+
+from ..coach.deal import Deal
+from ..coach.game import Game
 
 __all__ = [
     "MAX_LINE_STEPS",
     "BadInput",
-    "Deal",
-    "Game",
+    "link",
     "parse_deal",
     "parse_line_text",
     "parse_seed",
@@ -44,63 +47,14 @@ class BadInput(ValueError):
         self.message = message
 
 
-@dataclass(frozen=True)
-class Deal:
-    """Where a game starts: the start position, and what the query said to get there."""
-
-    start: State
-    seed: int | None
-    deck: str | None
-    state_text: str | None
-    bottom: tuple[Card, ...] = ()
-
-    def query(self) -> dict[str, str]:
-        """The query fields that name this deal (for links)."""
-        v = self.start.variant
-        if self.state_text is not None:
-            return {"state": self.state_text}
-        if self.seed is not None:
-            return {"seed": str(self.seed), "variant": v.name, "weapon_rule": v.weapon_rule}
-        assert self.deck is not None
-        return {"deck": self.deck, "variant": v.name, "weapon_rule": v.weapon_rule}
-
-    def initial_info(self) -> InfoState:
-        """What the player sees at the start of the deal."""
-        return InfoState.from_state(self.start, self.bottom)
-
-
-@dataclass(frozen=True)
-class Game:
-    """A deal replayed along a line: where it got to (the true state, what the player
-    knows, the monsters the held weapon slew, oldest first, and the room number)."""
-
-    deal: Deal
-    actions: tuple[Action, ...]
-    state: State
-    info: InfoState
-    stack: tuple[Card, ...]
-    room: int
-    """Rooms entered so far, this one included (a fled room's replacement counts)."""
-
-    @property
-    def line(self) -> list[str]:
-        return [str(a) for a in self.actions]
-
-    def url(self, path: str, line: list[str] | None = None, **extra: str) -> str:
-        """A link to ``path`` for this deal with ``line`` (default: the game's own line)."""
-        q = self.deal.query()
-        steps = self.line if line is None else line
-        if steps:
-            q["line"] = ",".join(steps)
-        q.update(extra)
-        return f"{path}?{urlencode(q, safe=',/')}"
-
-    def record(self) -> sc.GameRecord:
-        """The game so far as a game record (``scoundrel-record/1``)."""
-        s = self.deal.start
-        return sc.GameRecord.from_play(seed=self.deal.seed, deck=s.room + s.dungeon,
-                                       variant=s.variant.name,
-                                       weapon_rule=s.variant.weapon_rule, line=self.actions)
+def link(game: Game, path: str, line: list[str] | None = None, **extra: str) -> str:
+    """A link to ``path`` for the game's deal with ``line`` (default: the game's own line)."""
+    q = game.deal.query()
+    steps = game.line if line is None else line
+    if steps:
+        q["line"] = ",".join(steps)
+    q.update(extra)
+    return f"{path}?{urlencode(q, safe=',/')}"
 
 
 def _one(params: Mapping[str, str], name: str) -> str | None:
@@ -146,31 +100,26 @@ def parse_deal(params: Mapping[str, str]) -> Deal:
         return _state_deal(params, text)
     v = _variant(params)
     if kind == "seed":
-        seed = parse_seed(text)
-        return Deal(sc.new_game(seed=seed, variant=v), seed, None, None)
+        return Deal.seeded(parse_seed(text), v)
     try:
-        start = sc.new_game(deck=text, variant=v, partial=True)
+        return Deal.of_deck(text, v)
     except sc.ScoundrelError as err:
         raise BadInput("deck", str(err)) from None
-    if start.is_over or not start.room:
-        raise BadInput("deck", "the deck has no cards")
-    return Deal(start, None, sc.format_deck(start.room + start.dungeon), None)
 
 
 def _state_deal(params: Mapping[str, str], text: str) -> Deal:
     try:
-        info = InfoState.from_text(text)
-        head = text.partition("|")[0].strip()
-        start = sc.parse_state(head)
+        deal = Deal.of_position(text)
     except sc.ScoundrelError as err:
         raise BadInput("state", str(err)) from None
+    start = deal.start
     for name in ("variant", "weapon_rule"):
         asked = _one(params, name)
         own = start.variant.name if name == "variant" else start.variant.weapon_rule
         if asked is not None and asked != own:
             raise BadInput(name, f"the position is {start.variant}; {name} {asked!r} "
                            "contradicts it")
-    return Deal(start, None, None, text, info.bottom)
+    return deal
 
 
 def parse_line_text(text: str | None) -> list[str]:
@@ -184,17 +133,6 @@ def parse_line_text(text: str | None) -> list[str]:
     return steps
 
 
-def _weapon_stack(before: tuple[Card, ...], a: Action) -> tuple[Card, ...]:
-    c = a.card
-    if c is None:
-        return before
-    if c.is_weapon:
-        return ()
-    if c.is_monster and a.with_weapon:
-        return (*before, c)
-    return before
-
-
 def _step(game: Game, i: int, text: str) -> Game:
     s = game.state
     if s.is_over:
@@ -206,11 +144,7 @@ def _step(game: Game, i: int, text: str) -> Game:
     reason = sc.why_illegal(s, a)
     if reason is not None:
         raise BadInput("line", f"line step {i} ({text[:20]!r}) is illegal: {reason}")
-    nxt = sc.apply(s, a)
-    new_room = not nxt.is_over and (
-        a.is_flee or (nxt.resolved_in_room == 0 and s.resolved_in_room > 0))
-    return Game(game.deal, (*game.actions, a), nxt, sc.observe(game.info, a, nxt),
-                _weapon_stack(game.stack, a), game.room + int(new_room))
+    return game.then(a)
 
 
 class _Replays:
@@ -255,7 +189,7 @@ def replay(deal: Deal, steps: list[str]) -> Game:
 
 def replay_fresh(deal: Deal, steps: list[str]) -> Game:
     """:func:`replay` without the cache: every step from the start (the slow twin)."""
-    game = Game(deal, (), deal.start, deal.initial_info(), (), 1)
+    game = Game.begin(deal)
     for i, text in enumerate(steps, 1):
         game = _step(game, i, text)
     return game

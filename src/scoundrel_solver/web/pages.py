@@ -13,9 +13,11 @@ from starlette.routing import Route
 
 import scoundrel_core as sc
 
-from . import api, labels
+from ..coach import labels
+from ..coach.game import Game
+from . import api
 from .common import game_from, params, settings, today
-from .game import BadInput, Game, parse_deal, parse_line_text, replay
+from .game import BadInput, link, parse_deal, parse_line_text, replay
 from .pool import Busy
 from .view import board, card_view
 
@@ -41,19 +43,6 @@ def _title(game: Game) -> str:
     return "custom deck" if d.deck is not None else "position"
 
 
-def _daily_of(game: Game) -> str | None:
-    """``YYYY-MM-DD`` when the deal is a classic daily dungeon's seed."""
-    seed = game.deal.seed
-    v = game.deal.start.variant
-    if seed is None or v.name != "classic" or v.weapon_rule != "strict":
-        return None
-    y, md = divmod(seed, 10000)
-    m, d = divmod(md, 100)
-    if 2000 <= y <= 2999 and 1 <= m <= 12 and 1 <= d <= 31:
-        return f"{y:04d}-{m:02d}-{d:02d}"
-    return None
-
-
 async def home(request: Request) -> Response:
     return render(request, "home.html", "home", daily_seed=sc.daily_seed(today()),
                   random_seed=random.randrange(1_000_000), variants=sc.VARIANTS,
@@ -64,11 +53,11 @@ async def play(request: Request) -> Response:
     game = game_from(request)
     b = board(game, "/play")
     return render(request, "play.html", "play", b=b, hidden=game.deal.query(),
-                  title=_title(game), room_no=game.room, deal_key=game.url(""),
-                  self_url=game.url("/play"), hint_url=game.url("/api/hint"),
-                  review_url=game.url("/review"), analysis_url=game.url("/analysis"),
-                  record_url=game.url("/api/record") if game.deal.state_text is None else "",
-                  daily=_daily_of(game))
+                  title=_title(game), room_no=game.room, deal_key=link(game, ""),
+                  self_url=link(game, "/play"), hint_url=link(game, "/api/hint"),
+                  review_url=link(game, "/review"), analysis_url=link(game, "/analysis"),
+                  record_url=link(game, "/api/record") if game.deal.state_text is None else "",
+                  daily=game.deal.daily_date)
 
 
 async def daily(request: Request) -> Response:
@@ -85,7 +74,7 @@ async def review(request: Request) -> Response:
     r = await api.review_for(request, game)
     counts = Counter(d["label"] for d in r["decisions"])
     for d in r["decisions"]:
-        d["analysis_url"] = game.url("/analysis", game.line[: d["step"] - 1])
+        d["analysis_url"] = link(game, "/analysis", game.line[: d["step"] - 1])
     rooms = []
     for room in r["rooms"]:
         s = sc.parse_state(room["state"])
@@ -95,8 +84,8 @@ async def review(request: Request) -> Response:
     return render(request, "review.html", "review", r=r, rooms=rooms, title=_title(game),
                   variant=str(game.deal.start.variant),
                   counts={k: counts.get(k, 0) for k in ("inaccuracy", "mistake", "blunder")},
-                  play_url=game.url("/play"), self_url=game.url("/review"),
-                  record_url=game.url("/api/record") if game.deal.state_text is None else "")
+                  play_url=link(game, "/play"), self_url=link(game, "/review"),
+                  record_url=link(game, "/api/record") if game.deal.state_text is None else "")
 
 
 def _form(q: dict[str, str]) -> dict[str, str]:
@@ -120,8 +109,8 @@ async def analysis(request: Request) -> Response:
         ctx["error"] = {"field": err.field, "message": err.message}
         return render(request, "analysis.html", "analysis", status=400, **ctx)
     b = board(game, "/analysis")
-    ctx.update(b=b, hidden=game.deal.query(), self_url=game.url("/analysis"),
-               play_url=game.url("/play"), exact=None, exact_error=None, best_steps=[],
+    ctx.update(b=b, hidden=game.deal.query(), self_url=link(game, "/analysis"),
+               play_url=link(game, "/play"), exact=None, exact_error=None, best_steps=[],
                forward_href=None, hint_rows=None, hint_error=None, hint_best=None,
                position_win=0.0)
     if not game.state.is_over:
@@ -131,7 +120,7 @@ async def analysis(request: Request) -> Response:
             steps = list(game.line)
             for a in exact["line"]:
                 steps.append(a)
-                ctx["best_steps"].append({"action": a, "href": game.url("/analysis", steps)})
+                ctx["best_steps"].append({"action": a, "href": link(game, "/analysis", steps)})
             if ctx["best_steps"]:
                 ctx["forward_href"] = ctx["best_steps"][0]["href"]
         except Busy as err:

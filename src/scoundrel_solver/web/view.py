@@ -11,11 +11,13 @@ from collections import Counter
 from typing import Any, Final
 
 import scoundrel_core as sc
-from scoundrel_core import Action, Card, Kind, State
+from scoundrel_core import Card, Kind
 
-from .game import Game
+from ..coach.game import Game
+from ..coach.words import action_label, rank_of, weapon_reach_text
+from .game import link
 
-__all__ = ["action_label", "board", "card_view"]
+__all__ = ["board", "card_view"]
 
 SUIT_SYMBOL: Final = {"C": "\u2663", "S": "\u2660", "D": "\u2666", "H": "\u2665"}
 KIND_NAME: Final = {Kind.MONSTER: "monster", Kind.WEAPON: "weapon", Kind.POTION: "potion"}
@@ -30,38 +32,6 @@ def card_view(c: Card) -> dict[str, Any]:
     }
 
 
-def _rank_of(value: int) -> str:
-    return sc.card(value - 2).rank  # the club of that value: ids 0..12 are 2C..AC
-
-
-def weapon_reach_text(s: State) -> str:
-    if not s.weapon_value:
-        return "no weapon: every monster is fought barehanded"
-    reach = s.weapon_reach
-    if reach < 2:
-        return "worn out: it can fight no monster"
-    if reach >= 14:
-        return "fresh: it can fight any monster"
-    return f"can fight monsters up to {_rank_of(reach)}"
-
-
-def action_label(a: Action, before: State) -> str:
-    """What the action does, in a few words, with the health it costs or gives."""
-    if a.is_flee:
-        return "flee: the room goes under the dungeon"
-    after = sc.apply(before, a)
-    c = a.card
-    assert c is not None
-    if c.is_potion:
-        healed = after.health - before.health
-        return f"drink: +{healed}" if healed else "drink: no effect"
-    if c.is_weapon:
-        return "equip"
-    cost = before.health - after.health
-    how = "with weapon" if a.with_weapon else "barehanded"
-    return f"{how}: -{cost}" if cost else f"{how}: no damage"
-
-
 def board(game: Game, path: str) -> dict[str, Any]:
     """The position for a template or JSON: cards, health, weapon, dungeon, actions."""
     s, info = game.state, game.info
@@ -70,7 +40,7 @@ def board(game: Game, path: str) -> dict[str, Any]:
     line = game.line
     actions = [{
         "n": number[a], "action": str(a), "label": action_label(a, s),
-        "line": ",".join([*line, str(a)]), "href": game.url(path, [*line, str(a)]),
+        "line": ",".join([*line, str(a)]), "href": link(game, path, [*line, str(a)]),
     } for a in legal]
     by_card: dict[str, list[dict[str, Any]]] = {}
     for row, a in zip(actions, legal, strict=True):
@@ -87,7 +57,7 @@ def board(game: Game, path: str) -> dict[str, Any]:
         "room": room,
         "weapon": None if weapon is None else card_view(weapon),
         "slain": [card_view(c) for c in stack],
-        "last_kill": None if s.last_kill is None else _rank_of(s.last_kill),
+        "last_kill": None if s.last_kill is None else rank_of(s.last_kill),
         "reach": weapon_reach_text(s),
         "potion_used": s.potion_used,
         "dungeon_size": s.dungeon_size,
@@ -101,6 +71,6 @@ def board(game: Game, path: str) -> dict[str, Any]:
         "line": line,
         "over": s.is_over, "won": s.won, "score": s.score,
         "variant": str(s.variant),
-        "undo_href": game.url(path, line[:-1]) if line else None,
-        "restart_href": game.url(path, []),
+        "undo_href": link(game, path, line[:-1]) if line else None,
+        "restart_href": link(game, path, []),
     }

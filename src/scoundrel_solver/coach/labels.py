@@ -12,7 +12,7 @@ drop, about 61% for a drop of 5 points, 37% for 10. The game's accuracy is
 the mean over its *live* decisions, those where the actions' chances of
 winning differ by at least :data:`LIVE` (where every action wins about
 equally often, no choice there can be right or wrong by this measure).
-``docs/web.md`` explains the choice.
+``docs/web.md`` explains the choice. Both front ends label with these.
 
 >>> label(0.0), label(0.03), label(0.07), label(0.25)
 (None, 'inaccuracy', 'mistake', 'blunder')
@@ -33,6 +33,7 @@ __all__ = [
     "LIVE",
     "MISTAKE",
     "decision_accuracy",
+    "drop",
     "game_accuracy",
     "label",
 ]
@@ -47,6 +48,23 @@ LIVE: Final = 0.005
 """How far the actions' chances of winning must differ for a decision to count in the accuracy."""
 ACCURACY_SCALE: Final = 0.10
 """The drop at which a decision's accuracy falls to 1/e (37%)."""
+
+
+def drop(choice: float, played: float, chances: Sequence[float]) -> float | None:
+    """The drop of a decision: the chance of winning of the agent's own ``choice`` minus
+    that of the action ``played`` (never below 0); None when the decision is not live
+    (the legal actions' ``chances`` differ by less than :data:`LIVE`).
+
+    The drop is measured against the agent's own move, not the highest chance: the agent
+    playing itself gets no label (it trades a little chance of winning for score where
+    its utility says so, and that is its choice, not an error).
+
+    >>> round(drop(0.6, 0.4, [0.6, 0.4, 0.7]), 2), drop(0.4, 0.6, [0.6, 0.4]), drop(0.5, 0.5, [0.5])
+    (0.2, 0.0, None)
+    """
+    if max(chances) - min(chances) < LIVE:
+        return None
+    return max(0.0, choice - played)
 
 
 def label(drop: float) -> str | None:

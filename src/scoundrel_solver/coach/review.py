@@ -1,0 +1,182 @@
+"""The review of a played game: what the fair agent and the exact solver say about it.
+
+Three scores and a judgement of each decision:
+
+- the player's score (or that the game is not finished);
+- the fair agent's score on the same deal (it plays from the start, seeing
+  only what a player sees);
+- the best possible score, with an optimal line cut into rooms, from the
+  perfect-information solver (it sees the whole dungeon: a review is the only
+  place it is used);
+- at each decision of the player (a position with more than one legal
+  action) the hint agent values every legal action from what the player
+  knew there; the decision is judged by the drop in its chance of winning
+  against the agent's own choice, labelled and scored for accuracy by
+  :mod:`.labels`. Each decision keeps the rows, so the chance of winning and
+  the expected final score of the action played and of the agent's choice.
+
+Both front ends show this one review: ``scoundrel-play`` as text,
+``scoundrel-web`` as a page and as ``/api/review`` (:meth:`Review.to_json`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+import scoundrel_core as sc
+from scoundrel_core import Action, State
+
+from ..exact.result import SolveResult
+from ..exact.solve import solve
+from ..fair.agent import FairAgent
+from ..fair.api import FairGame, play_fair
+from .game import Game, starts_room
+from .hints import HintRow, best_row, hint_agent, hint_rows
+from .labels import drop, game_accuracy, label
+
+__all__ = ["LABELS", "TOP_DECISIONS", "Decision", "Review", "optimal_rooms", "review"]
+
+TOP_DECISIONS: Final = 5
+"""How many of the worst decisions the terminal's review lists."""
+LABELS: Final = ("inaccuracy", "mistake", "blunder")
+"""The labels, mildest first."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of the player, valued by the hint agent at the player's information."""
+
+    step: int
+    """1 for the first action of the game."""
+    room: int
+    before: State
+    played: Action
+    choice: Action
+    """The agent's own choice there (:func:`~.hints.best_row`)."""
+    rows: tuple[HintRow, ...]
+    """Every legal action's row, in the order of the legal actions."""
+    drop: float | None
+    """The agent's chance of winning of its choice minus that of the action played (never
+    below 0); None where the decision is not live (every action wins about as often)."""
+
+    @property
+    def label(self) -> str | None:
+        """``inaccuracy``, ``mistake``, ``blunder`` or None (see :mod:`.labels`)."""
+        return None if self.drop is None else label(self.drop)
+
+    def row(self, a: Action) -> HintRow:
+        """The row of the legal action ``a``."""
+        return next(r for r in self.rows if r["action"] == str(a))
+
+    @property
+    def exact(self) -> bool:
+        """Whether every value the agent gave at this decision was exact."""
+        return all(r["exact"] for r in self.rows)
+
+    def to_json(self) -> dict[str, Any]:
+        """The decision as ``/api/review`` gives it."""
+        return {"step": self.step, "played": str(self.played), "agent": str(self.choice),
+                "state": self.before.to_text(), "rows": list(self.rows), "drop": self.drop,
+                "label": self.label}
+
+
+@dataclass(frozen=True)
+class Review:
+    """A game's review: the game as played, the fair agent's game and the exact best on the
+    same deal, and every decision judged."""
+
+    game: Game
+    fair: FairGame
+    best: SolveResult
+    decisions: tuple[Decision, ...]
+
+    @property
+    def final(self) -> State:
+        """Where the reviewed game got to (the true state)."""
+        return self.game.state
+
+    @property
+    def drops(self) -> list[float | None]:
+        """Each decision's drop (None: not live)."""
+        return [d.drop for d in self.decisions]
+
+    @property
+    def accuracy(self) -> float | None:
+        """Mean accuracy (percent) over the live decisions; None when none was live."""
+        return game_accuracy(self.drops)
+
+    @property
+    def live_decisions(self) -> int:
+        """How many decisions count in the accuracy."""
+        return sum(d is not None for d in self.drops)
+
+    def counts(self) -> dict[str, int]:
+        """How many decisions got each label, mildest first."""
+        got = [d.label for d in self.decisions]
+        return {k: got.count(k) for k in LABELS}
+
+    @property
+    def worst(self) -> tuple[Decision, ...]:
+        """At most :data:`TOP_DECISIONS` labelled decisions, the largest drop first."""
+        bad = [d for d in self.decisions if d.label is not None]
+        bad.sort(key=lambda d: (-(d.drop or 0.0), d.step))
+        return tuple(bad[:TOP_DECISIONS])
+
+    def to_json(self) -> dict[str, Any]:
+        """The review as ``/api/review`` gives it."""
+        s = self.final
+        return {
+            "player": {"score": s.score, "over": s.is_over, "won": s.won},
+            "fair": {"score": self.fair.score, "won": self.fair.won,
+                     "line": list(self.fair.actions)},
+            "best": self.best.to_json(),
+            "rooms": optimal_rooms(self.game.deal.start, list(self.best.line)),
+            "decisions": [d.to_json() for d in self.decisions],
+            "accuracy": self.accuracy,
+            "live_decisions": self.live_decisions,
+        }
+
+
+def optimal_rooms(start: State, line: list[str]) -> list[dict[str, Any]]:
+    """A line cut into rooms: each room's position text and its actions."""
+    rooms: list[dict[str, Any]] = [{"state": start.to_text(), "actions": []}]
+    s = start
+    for text in line:
+        a = sc.parse_action(s, text)
+        after = sc.apply(s, a)
+        rooms[-1]["actions"].append(text)
+        if starts_room(a, s, after):
+            rooms.append({"state": after.to_text(), "actions": []})
+        s = after
+    return rooms
+
+
+def review(game: Game, agent: FairAgent | None = None,
+           solve_seconds: float | None = 60.0) -> Review:
+    """The review of a game (finished or not).
+
+    ``agent``: the hint agent to value the decisions with and to play the deal
+    (a new :func:`~.hints.hint_agent` by default; its memo is reset before it
+    plays). ``solve_seconds`` caps the exact solver; a search stopped there
+    says so (``best.proven`` is false) and reports the best line it found.
+    """
+    agent = agent if agent is not None else hint_agent()
+    decisions: list[Decision] = []
+    at = Game.begin(game.deal)
+    for a in game.actions:
+        if len(at.legal()) > 1:
+            values = agent.evaluate(at.info)
+            best = best_row(values)
+            assert best is not None
+            rows = tuple(hint_rows(values))
+            mine = next(r for r in rows if r["action"] == str(a))
+            lost = drop(best["win_chance"], mine["win_chance"], [r["win_chance"] for r in rows])
+            decisions.append(Decision(len(at.actions) + 1, at.room, at.state, a,
+                                      sc.parse_action_text(best["action"]), rows, lost))
+        at = at.then(a)
+    agent.reset()
+    start = game.deal.start
+    fair = play_fair(start, agent=agent)
+    best_solve = solve(start, max_seconds=solve_seconds)
+    return Review(game, fair, best_solve, tuple(decisions))
