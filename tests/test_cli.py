@@ -9,6 +9,7 @@ import pytest
 
 import scoundrel_core as sc
 from scoundrel_solver.cli.solve import main
+from scoundrel_solver.fair import FairAgent
 
 pytestmark = pytest.mark.usefixtures("warm_solver")
 
@@ -142,11 +143,14 @@ def test_advise_uses_the_variant_it_names(capsys: pytest.CaptureFixture[str]) ->
     actions = [a["action"] for a in rows]
     assert "flee" not in actions  # hard: no fleeing
     for a in rows:
-        assert set(a) == {"action", "value", "win_chance", "expected_score", "exact", "samples"}
+        assert set(a) == {"action", "value", "win_chance", "expected_score", "exact", "samples",
+                          "choice"}
         assert a["samples"] == 0  # hard has no endgame: the search's values
         assert 0.0 <= a["win_chance"] <= 1.0
         assert abs(a["value"] - a["expected_score"] - 100 * a["win_chance"]) < 1e-9
     assert actions == [str(a) for a in sc.legal_actions(sc.parse_state(HARD_TEXT))]
+    info = sc.InfoState.from_text(HARD_TEXT)
+    assert [a["action"] for a in rows if a["choice"]] == [str(FairAgent().choose(info)[0])]
 
 
 def test_seeds_apply_max_nodes(capsys: pytest.CaptureFixture[str]) -> None:

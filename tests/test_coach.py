@@ -37,7 +37,7 @@ def test_the_terminals_hint_is_the_webs_and_the_agents_own_choice(variant: str) 
             web_rows, web_best = tasks.hint(game.info)  # the web's (a worker's agent)
             assert hint_rows(values) == web_rows
             move = FairAgent().choose(game.info)[0]
-            assert web_best is not None and web_best == best_row(values)
+            assert web_best is not None and web_best == best_row(values, game.info)
             assert web_best["action"] == str(move)
             # the terminal lists the agent's choice first
             first = render_hint(game, values, Palette())[2]

@@ -173,12 +173,14 @@ def test_hints_rank_the_endgame_as_the_agent_plays(seed: int) -> None:
     assume(len(info.legal_actions()) > 1)
     move = FairAgent().choose(info)[0]
     vals = FairAgent().evaluate(info)
-    assert best_row(vals) == hint_rows([v for v in vals if v.action == move])[0]
+    assert best_row(vals, info) == hint_rows([v for v in vals if v.action == move])[0]
     game = Session(world(info, sorted(info.unseen)))
     lines = render_hint(game, vals, Palette())
     assert "endgame" in lines[0] and f" {move!s} " in lines[2]
     assert all(line.endswith("sampled") for line in lines[2:])
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        print_advice(vals, as_json=True)
-    assert {row["samples"] for row in json.loads(out.getvalue())} == {ENDGAME_SAMPLES}
+        print_advice(info, vals, as_json=True)
+    rows = json.loads(out.getvalue())
+    assert {row["samples"] for row in rows} == {ENDGAME_SAMPLES}
+    assert [row["action"] for row in rows if row["choice"]] == [str(move)]

@@ -28,8 +28,9 @@ def run_fair(args: argparse.Namespace) -> int:
                "to --advise (the position is the --advise text)")
         refuse(args, ["max_nodes", "max_seconds", "table_mib"],
                "to --advise (it searches without the exact solver)")
-        check_agrees(args, parse_info_text(args.advise).variant, "the --advise position")
-        print_advice(advise_values(args.advise), args.json)
+        info = parse_info_text(args.advise)
+        check_agrees(args, info.variant, "the --advise position")
+        print_advice(info, advise_values(info), args.json)
         return 0
     deal = deal_from(args)
     table_mib = table_mib_from(args)

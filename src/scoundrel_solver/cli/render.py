@@ -84,28 +84,33 @@ def print_fair(start: sc.State, seed: int | None, game: FairGame, best: SolveRes
         print(line)
 
 
-def print_advice(values: Sequence[ActionValue], as_json: bool) -> None:
+def print_advice(info: sc.InfoState, values: Sequence[ActionValue], as_json: bool) -> None:
     """Each legal action's chance of winning and expected final score, and the value the
-    agent ranks by (expected score + win bonus x chance of winning), best first (JSON:
-    in legal-action order, one object per action). In the endgame the rows are
-    sampled (``samples`` > 0) and rank by orders won, then mean score."""
+    agent ranks by (expected score + win bonus x chance of winning), best first, the
+    agent's own move marked (JSON: in legal-action order, one object per action, the
+    agent's move with ``"choice": true``). In the endgame the rows are sampled
+    (``samples`` > 0) and rank by orders won, then mean score."""
+    from ..fair.agent import choice, ranked  # the values exist: the agent has loaded
+
+    best = choice(info, values)
     if as_json:
         print(json.dumps([{"action": str(v.action), "value": v.value,
                            "win_chance": v.win_chance, "expected_score": v.expected_score,
-                           "exact": v.exact, "samples": v.samples} for v in values]))
+                           "exact": v.exact, "samples": v.samples, "choice": v is best}
+                          for v in values]))
         return
-    from ..fair.agent import choice_key  # the values exist: the agent has loaded
 
     samples = max((v.samples for v in values), default=0)
     if samples:
         print(f"endgame: {samples} sampled dungeon orders, each solved as if known; the agent "
               "plays the action that wins most of them, then the best mean score")
     print("action  win chance  expected score     value")
-    for v in sorted(values, key=choice_key, reverse=True):
+    for v in ranked(info, values):
         how = "exact" if v.exact else (
             f"sampled ({samples} orders)" if v.samples else "depth-limited estimate")
+        mark = "  <- the agent's move" if v is best else ""
         print(f"{v.action!s:<6} {100 * v.win_chance:10.1f}%  {v.expected_score:14.2f}  "
-              f"{v.value:8.2f}  {how}")
+              f"{v.value:8.2f}  {how}{mark}")
 
 
 def batch_summary(s: Summary) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypedDict
 
-from ..fair.agent import ActionValue, FairAgent, choice_key
+from ..fair.agent import ActionValue, FairAgent, choice
 
 if TYPE_CHECKING:
     from scoundrel_core import InfoState
@@ -86,9 +86,8 @@ def hint_rows(values: Sequence[ActionValue]) -> list[HintRow]:
             for v in values]
 
 
-def best_row(values: Sequence[ActionValue]) -> HintRow | None:
-    """The row of the action the agent plays among ``values`` (None: no legal action),
-    ranked by the agent's own rule (:func:`~scoundrel_solver.fair.agent.choice_key`)."""
-    if not values:
-        return None
-    return hint_rows([max(values, key=choice_key)])[0]
+def best_row(values: Sequence[ActionValue], info: InfoState) -> HintRow | None:
+    """The row of the action the agent plays among ``values`` of ``info`` (None: no legal
+    action), by the agent's own rule (:func:`~scoundrel_solver.fair.agent.choice`)."""
+    best = choice(info, values)
+    return None if best is None else hint_rows([best])[0]

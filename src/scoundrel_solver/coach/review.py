@@ -167,7 +167,7 @@ def review(game: Game, agent: FairAgent | None = None,
     for a in game.actions:
         if len(at.legal()) > 1:
             values = agent.evaluate(at.info)
-            best = best_row(values)
+            best = best_row(values, at.info)
             assert best is not None
             rows = tuple(hint_rows(values))
             mine = next(r for r in rows if r["action"] == str(a))

@@ -11,7 +11,7 @@ needed a leaf evaluation is exact, and the agent reports that.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -30,8 +30,17 @@ from .leaf import LEAF_WIN_BONUS, config_par
 if TYPE_CHECKING:
     from .pimc import PimcAgent
 
-__all__ = ["ActionValue", "FairAgent", "card_type", "choice_key", "info_arrays", "known_state",
-           "root_frame"]
+__all__ = [
+    "ActionValue",
+    "FairAgent",
+    "card_type",
+    "choice",
+    "choice_key",
+    "info_arrays",
+    "known_state",
+    "ranked",
+    "root_frame",
+]
 
 @dataclass(frozen=True)
 class ActionValue:
@@ -165,6 +174,36 @@ def choice_key(v: ActionValue) -> tuple[float, float, int]:
     if v.samples:
         return (v.win_chance, v.expected_score, -int(v.action))
     return (v.value, 0.0, -int(v.action))
+
+
+def choice(info: InfoState, values: Sequence[ActionValue]) -> ActionValue | None:
+    """The value of the action the agent plays among ``values`` of ``info`` (None: none):
+    the largest by :func:`choice_key`, except that right after a flee with every card
+    known (only ``easy`` can flee again then) a second flee is taken only when its
+    exact value is strictly the best. Hints and reviews name the agent's move by this.
+    """
+    if not values:
+        return None
+    best = max(values, key=choice_key)
+    if best.action.is_flee and info.fled_last and not info.unseen:
+        # easy lets a room be fled again and again, and with every card known the
+        # values are exact: a flee rotates the dungeon to a position whose best line
+        # is finite. So flee again only when that is strictly best; on a tie take the
+        # best other action, which leaves any cycle of flees (games end)
+        rest = [v for v in values if not v.action.is_flee]
+        if rest:
+            other = max(rest, key=choice_key)
+            if other.value >= best.value:
+                best = other
+    return best
+
+
+def ranked(info: InfoState, values: Sequence[ActionValue]) -> list[ActionValue]:
+    """``values`` best first as the agent sees them: the action it plays (:func:`choice`)
+    first, then the others by :func:`choice_key`. Every hint lists them so."""
+    best = choice(info, values)
+    rest = sorted((v for v in values if v is not best), key=choice_key, reverse=True)
+    return rest if best is None else [best, *rest]
 
 
 class FairAgent:
@@ -338,28 +377,15 @@ class FairAgent:
         return out
 
     def choose(self, info: InfoState) -> tuple[Action, bool]:
-        """The action with the best value (ties: lowest action) and whether it was exact.
-
-        Right after a flee with every card known (only ``easy`` can flee again then),
-        a second flee is taken only when its exact value is strictly the best.
-        In the endgame it is PIMC's choice, which solves scores only where wins tie
+        """The action with the best value (ties: lowest action; :func:`choice`) and whether
+        it was exact. In the endgame it is PIMC's choice, which solves scores only where wins tie
         (the action of ``max(sampled_values(info), key=choice_key)``, for less)."""
         if self.in_endgame(info):
             return self._pimc_agent(info).choose(info)
         vals = self.evaluate(info)
-        if not vals:
+        best = choice(info, vals)
+        if best is None:
             raise ValueError(f"no legal action in {info.to_text()}")
-        best = max(vals, key=choice_key)
-        if best.action.is_flee and info.fled_last and not info.unseen:
-            # easy lets a room be fled again and again, and with every card known the
-            # values are exact: a flee rotates the dungeon to a position whose best line
-            # is finite. So flee again only when that is strictly best; on a tie take the
-            # best other action, which leaves any cycle of flees (games end)
-            rest = [v for v in vals if not v.action.is_flee]
-            if rest:
-                other = max(rest, key=choice_key)
-                if other.value >= best.value:
-                    best = other
         return best.action, all(v.exact for v in vals)
 
     def __call__(self, info: InfoState) -> Action:

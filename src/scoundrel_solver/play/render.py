@@ -140,9 +140,8 @@ def render_actions(game: Session, pal: Palette) -> list[str]:
 def render_hint(game: Session, values: Sequence[ActionValue], pal: Palette) -> list[str]:
     """The fair agent's values, best first, with the action numbers of the list."""
     number = {a: i for i, a in enumerate(game.legal(), 1)}
-    from ..fair.agent import choice_key  # here: values exist only once the agent has loaded
+    from ..fair.agent import ranked  # here: values exist only once the agent has loaded
 
-    ranked = sorted(values, key=choice_key, reverse=True)
     samples = max((v.samples for v in values), default=0)
     if samples:
         how_it = (f"endgame: it samples {samples} dungeon orders, solves each as if it "
@@ -153,7 +152,7 @@ def render_hint(game: Session, values: Sequence[ActionValue], pal: Palette) -> l
                   f"{agent_config(game.state.variant).win_bonus:g} x win chance")
     lines = [f"Fair agent (sees only what you see), best first ({how_it}):",
              "       action  win chance  expected score"]
-    for v in ranked:
+    for v in ranked(game.info, values):
         how = "exact" if v.exact else ("sampled" if v.samples else "estimated")
         lines.append(pal.paint(f"  {number[v.action]:>2}  {v.action!s:<6} "
                                f"{100 * v.win_chance:9.1f}%  {v.expected_score:14.1f}  {how}"))

@@ -60,7 +60,7 @@ def solve_json(start: State | int, variant: str, weapon_rule: str,
 def hint(info: InfoState) -> tuple[list[HintRow], HintRow | None]:
     """The fair agent's rows for every legal action of ``info``, and the row it plays."""
     values = _agent(str(info.variant)).evaluate(info)
-    return hint_rows(values), best_row(values)
+    return hint_rows(values), best_row(values, info)
 
 
 def review(start: State, line: list[str], bottom: tuple[sc.Card, ...],
