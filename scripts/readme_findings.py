@@ -1,11 +1,16 @@
-"""The README's findings table and docs/census.md's table, generated from data/ (never typed).
+"""The README's findings table and the tables of docs/census.md and docs/fair.md, from data/.
 
-    python scripts/readme_findings.py           # rewrite both blocks
-    python scripts/readme_findings.py --check   # exit 1 if either is stale
+    python scripts/readme_findings.py           # rewrite the three blocks
+    python scripts/readme_findings.py --check   # exit 1 if any is stale
 
 docs/census.md's table, between ``<!-- census-table: start -->`` and
 ``<!-- census-table: end -->``, is ``scoundrel-census summary``'s table of
-``data/census-summary.json``.
+``data/census-summary.json``. docs/fair.md's table of today's numbers, between
+``<!-- fair-table: start -->`` and ``<!-- fair-table: end -->``, is what
+``python scripts/fair_games.py --table data/fair-games.parquet`` prints: per
+variant, the agent revision that played its games; its table of the agent's
+settings, between ``<!-- agent-settings: start -->`` and ``<!-- agent-settings:
+end -->``, is ``scoundrel_solver.fair.AGENT_CONFIGS``.
 
 The table sits between ``<!-- findings-table: start -->`` and
 ``<!-- findings-table: end -->``. Its columns come from two files:
@@ -16,11 +21,11 @@ The table sits between ``<!-- findings-table: start -->`` and
 - ``data/fair-games.parquet`` (``scripts/fair_games.py``): the fair agent's
   games, won or not, per variant, with a Wilson 95% interval and the seeds
   played; the winnable-loss rate (of the deals the census proves winnable,
-  the share the agent lost: its ``winnable`` and ``winnable_loss`` columns);
-  and the agent revisions that played them.
+  the share the agent lost: its ``winnable`` and ``winnable_loss`` columns).
+  The agent revisions that played them are in docs/fair.md's table.
 
-``tests/test_readme_findings.py`` fails when the README's block differs from
-what this script writes.
+``tests/test_readme_findings.py`` fails when a block differs from what this
+script writes.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from scoundrel_solver.runs.summary import wilson
 
@@ -38,6 +44,10 @@ START = "<!-- findings-table: start -->"
 END = "<!-- findings-table: end -->"
 CENSUS_START = "<!-- census-table: start -->"
 CENSUS_END = "<!-- census-table: end -->"
+SETTINGS_START = "<!-- agent-settings: start -->"
+SETTINGS_END = "<!-- agent-settings: end -->"
+FAIR_START = "<!-- fair-table: start -->"
+FAIR_END = "<!-- fair-table: end -->"
 ORDER = [("classic", "strict"), ("classic", "equal"), ("hard", "strict"), ("hard", "equal"),
          ("easy", "strict"), ("easy", "equal")]
 
@@ -78,7 +88,7 @@ def seeds_text(seeds: list[int]) -> str:
     return f"{len(set(seeds)):,} seeds in {lo}-{hi}"
 
 
-def census_rows(path: Path) -> dict[tuple[str, str], dict[str, object]]:
+def census_rows(path: Path) -> dict[tuple[str, str], dict[str, Any]]:
     return {(s["variant"], s["weapon_rule"]): s for s in json.loads(path.read_text())}
 
 
@@ -90,7 +100,6 @@ class FairRow:
     seeds: list[int] = field(default_factory=list)
     winnable: int = 0  # deals the census proves winnable (0: no winnable column)
     winnable_lost: int = 0  # of those, the ones the agent lost
-    versions: set[str] = field(default_factory=set)
 
     @property
     def games(self) -> int:
@@ -103,12 +112,11 @@ def fair_rows(path: Path) -> dict[tuple[str, str], FairRow]:
 
     names = set(pq.read_schema(path).names)
     cols = ["variant", "weapon_rule", "seed", "won"]
-    cols += [c for c in ("winnable", "winnable_loss", "agent_version") if c in names]
+    cols += [c for c in ("winnable", "winnable_loss") if c in names]
     table = pq.read_table(path, columns=cols).to_pydict()
     n = len(table["seed"])
     winnable = table.get("winnable", [None] * n)
     lost = table.get("winnable_loss", [None] * n)
-    version = table.get("agent_version", [None] * n)
     out: dict[tuple[str, str], FairRow] = {}
     for i in range(n):
         r = out.setdefault((table["variant"][i], table["weapon_rule"][i]), FairRow())
@@ -116,8 +124,6 @@ def fair_rows(path: Path) -> dict[tuple[str, str], FairRow]:
         r.wins += bool(table["won"][i])
         r.winnable += bool(winnable[i])
         r.winnable_lost += bool(lost[i])
-        if version[i] is not None:
-            r.versions.add(str(version[i]))
     return out
 
 
@@ -133,10 +139,10 @@ def render(data: Path = ROOT / "data") -> str:
     keys = [k for k in ORDER if k in census] + sorted(set(census) - set(ORDER))
     for key in keys:
         s = census[key]
-        low, high = s["winnable_ci95"]  # type: ignore[misc]
-        perfect = percent(float(s["winnable_share"]), low, high, 2)  # type: ignore[arg-type]
+        low, high = s["winnable_ci95"]
+        perfect = percent(float(s["winnable_share"]), low, high, 2)
         if s["proven"] != s["deals"]:
-            perfect += f", {s['deals'] - s['proven']:,} unproven"  # type: ignore[operator]
+            perfect += f", {s['deals'] - s['proven']:,} unproven"
         won = lost = "not measured"
         if key in fair:
             r = fair[key]
@@ -146,15 +152,6 @@ def render(data: Path = ROOT / "data") -> str:
                 share = 100 * r.winnable_lost / r.winnable
                 lost = f"{share:.1f}% ({r.winnable_lost:,} of {r.winnable:,})"
         lines.append(f"| {key[0]}/{key[1]} | {s['deals']:,} | {perfect} | {won} | {lost} |")
-    by_version: dict[str, list[str]] = {}  # agent revision -> the variants it played
-    for key in keys:
-        for v in sorted(fair[key].versions) if key in fair else []:
-            by_version.setdefault(v, []).append(f"{key[0]}/{key[1]}")
-    if by_version:
-        lines += ["", "The fair agent's games were played by these agent revisions "
-                  "(`scoundrel_solver.fair.version.agent_version()`): "
-                  + "; ".join(f"{', '.join(names)}: `{v}`" for v, names in by_version.items())
-                  + "."]
     return "\n".join(lines)
 
 
@@ -163,6 +160,33 @@ def census_table(data: Path = ROOT / "data") -> str:
     from scoundrel_solver.census.summary import format_table
 
     return format_table(json.loads((data / "census-summary.json").read_text()))
+
+
+def fair_table(data: Path = ROOT / "data") -> str:
+    """``scripts/fair_games.py --table``'s Markdown table of ``data/fair-games.parquet``."""
+    import importlib.util
+
+    # fair_games.py is a script beside this one, not a module of the package
+    spec = importlib.util.spec_from_file_location("fair_games", Path(__file__).with_name(
+        "fair_games.py"))
+    assert spec is not None and spec.loader is not None
+    fair_games = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fair_games)
+    return "\n".join(fair_games.table(data / "fair-games.parquet"))
+
+
+def settings_table() -> str:
+    """The fair agent's settings per variant, from ``scoundrel_solver.fair.AGENT_CONFIGS``."""
+    from scoundrel_solver.fair.config import AGENT_CONFIGS
+
+    rows = ["| variant | win bonus | deepens at or below | node budget | endgame | win model |",
+            "|---|---:|---|---:|---|---|"]
+    for variant, c in AGENT_CONFIGS.items():
+        endgame = (f"{c.endgame_samples} sampled orders, from {c.endgame} unseen cards"
+                   if c.endgame else "none")
+        rows.append(f"| {variant} | {c.win_bonus:g} | {c.deepen_at} unseen cards | "
+                    f"{c.node_budget:,} | {endgame} | {c.win_model} |")
+    return "\n".join(rows)
 
 
 def rewrite(text: str, table: str, start: str = START, end: str = END) -> str:
@@ -179,12 +203,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--check", action="store_true", help="exit 1 if a table is stale")
     p.add_argument("--readme", type=Path, default=ROOT / "README.md")
     p.add_argument("--census-page", type=Path, default=ROOT / "docs" / "census.md")
+    p.add_argument("--fair-page", type=Path, default=ROOT / "docs" / "fair.md")
     p.add_argument("--data", type=Path, default=ROOT / "data")
     args = p.parse_args(argv)
     stale = 0
     for path, table, start, end in (
             (args.readme, render(args.data), START, END),
-            (args.census_page, census_table(args.data), CENSUS_START, CENSUS_END)):
+            (args.census_page, census_table(args.data), CENSUS_START, CENSUS_END),
+            (args.fair_page, fair_table(args.data), FAIR_START, FAIR_END),
+            (args.fair_page, settings_table(), SETTINGS_START, SETTINGS_END)):
         old = path.read_text()
         new = rewrite(old, table, start, end)
         if new == old:

@@ -3,7 +3,7 @@
     python scripts/reference_agents.py                      # fill in what is missing
     python scripts/reference_agents.py --redo greedy        # play one agent's rows again
     python scripts/reference_agents.py --markdown           # print the table
-    python scripts/reference_agents.py --docs               # write it into docs/benchmark.md
+    python scripts/reference_agents.py --docs               # write it into docs/reference-scores.md
 
 Writes ``data/reference-agents.csv``. The evaluation seeds are fixed:
 classic/strict 0-9999 and hard/strict 0-9999 (the ``seeds`` column says so
@@ -57,7 +57,7 @@ from scoundrel_solver.runs.summary import wilson
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data"
 OUT = DATA / "reference-agents.csv"
-DOCS = ROOT / "docs" / "benchmark.md"
+DOCS = ROOT / "docs" / "reference-scores.md"
 BLOCK = ("<!-- reference-table: start -->\n", "<!-- reference-table: end -->")
 PAIRED = ("<!-- paired-table: start -->\n", "<!-- paired-table: end -->")
 EVAL = (("classic", "strict"), ("hard", "strict"))

@@ -88,7 +88,7 @@ def test_seeds_are_written_as_runs() -> None:
 
 
 def test_the_docs_table_is_the_stored_rows() -> None:
-    """docs/benchmark.md shows data/reference-agents.csv as `--markdown` prints it.
+    """docs/reference-scores.md shows data/reference-agents.csv as `--markdown` prints it.
 
     (The paired table below it is read live from the games files, which other
     engineers rewrite, so it is regenerated with the same command, not compared here.)
@@ -100,5 +100,5 @@ def test_the_docs_table_is_the_stored_rows() -> None:
         sys.path.pop(0)
     page = ra.DOCS.read_text(encoding="utf-8")
     assert ra.with_table(page, ra.markdown(ra.read_rows(ra.OUT))) == page, (
-        "docs/benchmark.md is stale: run python scripts/reference_agents.py --docs"
+        "docs/reference-scores.md is stale: run python scripts/reference_agents.py --docs"
     )

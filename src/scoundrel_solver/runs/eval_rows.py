@@ -2,8 +2,8 @@
 
 Each line is one JSON object (``"format": "scoundrel-eval/1"``): the agent and
 its options, the agent revision that played (``agent_version``:
-:func:`~scoundrel_solver.fair.version.agent_version`, which covers every fair
-agent), the variant and weapon rule, the seed, and how the game went
+:func:`~scoundrel_solver.fair.version.agent_version`, the fair agent's
+version, recorded for every agent), the variant and weapon rule, the seed, and how the game went
 (``score``, ``won``, ``seconds``, ``decisions``, ``exact_decisions``). The file
 keeps the promises of a solver results file (:mod:`.jsonl`): a row is written
 whole as soon as its game ends, under the file's lock; a stop at any moment
