@@ -79,7 +79,6 @@ leave out, so ``tests/test_jit_layer.py`` checks that numba still accepts it and
 still compiles such a kernel without reference counting."""
 
 
-
 # -- the cache, keyed to the rules layer ---------------------------------------------------
 #
 # Numba keeps a function's compiled code under the stamp of the file that defines it (a
@@ -94,11 +93,12 @@ still compiles such a kernel without reference counting."""
 # NUMBA_CACHE_DIR when it is set, else ``__pycache__`` beside the source, else the user's
 # cache folder), answering only for the functions this module compiles, with a stamp that
 # also holds RULES_STAMP. Other packages' numba functions are left to numba's locators.
-# This reaches into numba's caching module (``_locator_classes`` and the locators are not
-# public API, though stable for years and used by numba's own tests for custom caches):
-# tests/test_jit_layer.py checks the engines' caches use these locators, and
+# Why a locator: numba offers no other hook into a cache's stamp or index key (the key
+# hashes only the function's own bytecode and closure), and its locator list is the one
+# it lets users replace (NUMBA_CACHE_LOCATOR_CLASSES names classes like these; a list
+# given there replaces numba's and so bypasses this). The list and the locators are not
+# public API: tests/test_jit_layer.py checks the engines' caches use these locators, and
 # tests/test_rules_cache.py edits a rule in a copy and checks every engine follows it.
-# A list given in NUMBA_CACHE_LOCATOR_CLASSES replaces numba's and so bypasses this.
 
 
 def _rules_stamp() -> str:
