@@ -17,6 +17,10 @@ the tests compare two independent texts.
 ((16, 5, 0), 9)
 >>> weapon_reach(5, 9, 0), weapon_reach(5, 9, 1), weapon_reach(5, 0, 0), weapon_reach(0, 0, 0)
 (8, 9, 14, 0)
+>>> refill_draw(3, 1, 10), refill_draw(3, 1, 2), refill_draw(2, 2, 10)  # after the third card
+(3, 2, 0)
+>>> resolve_card(KIND_MONSTER, 9, 0, 5, 0, 0, 0, 0, 3, 10)[5] == LOST
+True
 """
 
 from __future__ import annotations
