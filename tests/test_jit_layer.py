@@ -8,6 +8,7 @@ ones give, and the rules have one text."""
 
 from __future__ import annotations
 
+import ast
 import re
 import types
 from pathlib import Path
@@ -77,12 +78,20 @@ kinds = st.sampled_from([encoding.KIND_MONSTER, encoding.KIND_WEAPON, encoding.K
 @settings(max_examples=300, deadline=None)
 @given(kind=kinds, value=st.integers(2, 14), with_weapon=st.integers(0, 1),
        health=st.integers(-13, 20), weapon=st.integers(0, 10), last_kill=st.integers(0, 14),
-       potion_used=st.integers(0, 1), equal=st.integers(0, 1), reach=st.integers(0, 14))
+       potion_used=st.integers(0, 1), equal=st.integers(0, 1), reach=st.integers(0, 14),
+       resolved=st.integers(0, 2), room_left=st.integers(0, 3), dungeon_left=st.integers(0, 40))
 def test_the_compiled_steps_are_the_plain_steps(
     kind: int, value: int, with_weapon: int, health: int, weapon: int, last_kill: int,
-    potion_used: int, equal: int, reach: int,
+    potion_used: int, equal: int, reach: int, resolved: int, room_left: int, dungeon_left: int,
 ) -> None:
+    room = (resolved, room_left, dungeon_left)
     pairs = [
+        ("resolve_card", (kind, value, with_weapon, health, weapon, last_kill, potion_used,
+                          *room)),
+        ("resolve_card_reach", (kind, value, with_weapon, health, weapon, reach, potion_used,
+                                *room, equal)),
+        ("card_ending", (health, potion_used, *room)),
+        ("refill_draw", room),
         ("card_effect", (kind, value, with_weapon, health, weapon, potion_used)),
         ("fight_damage", (value, weapon, with_weapon)),
         ("wear_after", (kind, value, with_weapon, last_kill)),
@@ -138,3 +147,70 @@ def test_the_potion_rule_has_one_text_and_a_slow_twin() -> None:
     }
     found = sorted(name for name, lines in code_lines.items() if lines)
     assert found == ["scoundrel_core/reference.py", "scoundrel_core/steps.py"], found
+
+
+@settings(max_examples=300, deadline=None)
+@given(kind=kinds, value=st.integers(2, 14), with_weapon=st.integers(0, 1),
+       health=st.integers(1, 20), weapon=st.integers(0, 10), last_kill=st.integers(0, 14),
+       potion_used=st.integers(0, 1), equal=st.integers(0, 1), resolved=st.integers(0, 2),
+       room_left=st.integers(0, 3), dungeon_left=st.integers(0, 40))
+def test_the_reach_twin_ends_a_card_as_resolve_card_does(
+    kind: int, value: int, with_weapon: int, health: int, weapon: int, last_kill: int,
+    potion_used: int, equal: int, resolved: int, room_left: int, dungeon_left: int,
+) -> None:
+    """``resolve_card_reach`` is ``resolve_card`` with the weapon's wear kept as its reach."""
+    room = (potion_used, resolved, room_left, dungeon_left)
+    plain = steps.resolve_card(kind, value, with_weapon, health, weapon, last_kill, *room)
+    reach = steps.weapon_reach(weapon, last_kill, equal)
+    twin = steps.resolve_card_reach(kind, value, with_weapon, health, weapon, reach, *room,
+                                    equal)
+    assert twin[:2] == plain[:2] and twin[3:] == plain[3:]
+    assert twin[2] == steps.weapon_reach(plain[1], plain[2], equal) or not plain[1]
+
+
+def test_the_engines_caches_are_keyed_to_the_rules_layer() -> None:
+    """Every engine's numba cache stamp holds the hash of steps.py, encoding.py and jit.py
+    (tests/test_rules_cache.py shows an edit of a rule reaching every cached engine)."""
+    from numba.core import caching
+
+    from scoundrel_core.env import _vector_kernel
+    from scoundrel_solver.exact import _kernel
+    from scoundrel_solver.fair import _kernel as fair_kernel
+
+    assert jit._rules_stamp() == jit.RULES_STAMP  # a hash of the files, the same each time
+    for fn in (_kernel.run_search, fair_kernel.search_root, _vector_kernel.step_all,
+               _vector_kernel.reset_all, jit.resolve_card):
+        cache = fn._cache
+        assert isinstance(cache, caching.FunctionCache), fn
+        assert type(cache._impl.locator).__name__.startswith("_RulesKeyed"), fn
+        assert cache._cache_file._source_stamp[1] == jit.RULES_STAMP, fn
+    # another package's numba function keeps numba's own locator and stamp
+    other = njit(cache=True)(_helper)
+    assert not type(other._cache._impl.locator).__name__.startswith("_RulesKeyed")
+
+
+KERNELS = ("scoundrel_core/env/_vector_kernel.py", "scoundrel_solver/exact/_kernel.py",
+           "scoundrel_solver/fair/_kernel.py")
+
+
+def test_the_kernels_end_a_card_through_the_rules_step() -> None:
+    """The end of a card (death, win, the refill after three) is ``resolve_card``'s (or
+    its reach twin's): no kernel function counts the cards resolved in a room or names a
+    rule's number (the health 20, the ace 14, the deck's 44 cards, three a room)."""
+    for name in KERNELS:
+        tree = ast.parse((SRC / name).read_text())
+        called = {n.func.id for n in ast.walk(tree)
+                  if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+        assert called & {"resolve_card", "resolve_card_reach"}, name
+        shifts = {id(n.right) for n in ast.walk(tree)  # bit positions, not numbers of cards
+                  if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.LShift, ast.RShift))}
+        for fn in (n for n in tree.body if isinstance(n, ast.FunctionDef)):
+            for node in ast.walk(fn):
+                where = f"{name}:{getattr(node, 'lineno', '?')} ({fn.name})"
+                assert not (isinstance(node, ast.Name) and node.id == "RESOLVED_PER_ROOM"), where
+                if (isinstance(node, ast.Constant) and type(node.value) is int
+                        and id(node) not in shifts):
+                    assert node.value not in (14, 20, 44), where
+                if isinstance(node, ast.Compare):
+                    numbers = [c.value for c in node.comparators if isinstance(c, ast.Constant)]
+                    assert 3 not in numbers, where

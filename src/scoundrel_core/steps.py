@@ -17,6 +17,10 @@ the tests compare two independent texts.
 ((16, 5, 0), 9)
 >>> weapon_reach(5, 9, 0), weapon_reach(5, 9, 1), weapon_reach(5, 0, 0), weapon_reach(0, 0, 0)
 (8, 9, 14, 0)
+>>> refill_draw(3, 1, 10), refill_draw(3, 1, 2), refill_draw(2, 2, 10)  # after the third card
+(3, 2, 0)
+>>> resolve_card(KIND_MONSTER, 9, 0, 5, 0, 0, 0, 0, 3, 10)[5] == LOST
+True
 """
 
 from __future__ import annotations
@@ -38,12 +42,15 @@ __all__ = [
     "LOST",
     "WON",
     "card_effect",
+    "card_ending",
     "death_score",
     "fight_damage",
     "kill_reach",
     "may_flee",
     "reach_after",
+    "refill_draw",
     "resolve_card",
+    "resolve_card_reach",
     "weapon_reach",
     "wear_after",
     "win_score",
@@ -142,6 +149,31 @@ GOES_ON, LOST, WON = 0, 1, 2
 """How a card resolved by :func:`resolve_card` leaves the game."""
 
 
+def refill_draw(resolved: int, room_left: int, dungeon_left: int) -> int:
+    """How many cards the room takes from the top of the dungeon once ``resolved`` cards
+    of it are resolved and ``room_left`` are left in it: the refill after the third card
+    (as many as fill the room, while the dungeon lasts), else 0."""
+    if resolved == RESOLVED_PER_ROOM and dungeon_left:
+        return min(ROOM_SIZE - room_left, dungeon_left)
+    return 0
+
+
+def card_ending(health: int, potion_used: int, resolved: int, room_left: int,
+                dungeon_left: int) -> tuple[int, int, int, int]:
+    """How the game goes on after a card, given the health, potion flag and count of
+    resolved cards it left: ``(potion used, resolved, ending, draw)``, as
+    :func:`resolve_card` returns them (the one text of death, win and refill for it and
+    :func:`resolve_card_reach`)."""
+    if health <= 0:
+        return potion_used, resolved, LOST, 0
+    if not room_left and not dungeon_left:
+        return potion_used, resolved, WON, 0
+    draw = refill_draw(resolved, room_left, dungeon_left)
+    if draw:
+        return 0, 0, GOES_ON, draw
+    return potion_used, resolved, GOES_ON, 0
+
+
 def resolve_card(
     kind: int, value: int, with_weapon: int, health: int, weapon: int, last_kill: int,
     potion_used: int, resolved: int, room_left: int, dungeon_left: int,
@@ -161,12 +193,23 @@ def resolve_card(
     health, weapon, potion_used = card_effect(kind, value, with_weapon, health, weapon,
                                               potion_used)
     last_kill = wear_after(kind, value, with_weapon, last_kill)
-    resolved += 1
-    if health <= 0:
-        return health, weapon, last_kill, potion_used, resolved, LOST, 0
-    if not room_left and not dungeon_left:
-        return health, weapon, last_kill, potion_used, resolved, WON, 0
-    if resolved == RESOLVED_PER_ROOM and dungeon_left:
-        draw = min(ROOM_SIZE - room_left, dungeon_left)
-        return health, weapon, last_kill, 0, 0, GOES_ON, draw
-    return health, weapon, last_kill, potion_used, resolved, GOES_ON, 0
+    potion_used, resolved, ending, draw = card_ending(health, potion_used, resolved + 1,
+                                                      room_left, dungeon_left)
+    return health, weapon, last_kill, potion_used, resolved, ending, draw
+
+
+def resolve_card_reach(
+    kind: int, value: int, with_weapon: int, health: int, weapon: int, reach: int,
+    potion_used: int, resolved: int, room_left: int, dungeon_left: int, equal: int,
+) -> tuple[int, int, int, int, int, int, int]:
+    """:func:`resolve_card` for a caller that keeps the weapon's reach instead of its
+    last kill (:func:`reach_after`; ``equal`` is the weapon rule): the exact search,
+    whose positions hold the reach so that weapons of the same reach share a
+    position. Returns ``(health, weapon, reach, potion used, resolved, ending, draw)``.
+    """
+    health, weapon, potion_used = card_effect(kind, value, with_weapon, health, weapon,
+                                              potion_used)
+    reach = reach_after(kind, value, with_weapon, reach, equal)
+    potion_used, resolved, ending, draw = card_ending(health, potion_used, resolved + 1,
+                                                      room_left, dungeon_left)
+    return health, weapon, reach, potion_used, resolved, ending, draw

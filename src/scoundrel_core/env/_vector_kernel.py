@@ -25,19 +25,20 @@ from __future__ import annotations
 import numpy as np
 
 from .. import encoding
-from ..cards import FULL_DECK, Kind
-from ..encoding import MAX_HEALTH, ROOM_SIZE
+from ..actions import FLEE_ID, NUM_ACTIONS
+from ..cards import DECK_SIZE, FULL_DECK, Kind
+from ..encoding import FIRST_MONSTER, FIRST_WEAPON, MAX_HEALTH, ROOM_SIZE
 from ..jit import (
-    card_effect,
     deal_into,
     death_score,
     jit_inline,
     jit_kernel,
     may_flee,
+    resolve_card,
     weapon_reach,
-    wear_after,
     win_score,
 )
+from ..steps import LOST, WON
 from .observation import (
     BOTTOM0,
     BOTTOM_SIZE,
@@ -62,10 +63,10 @@ from .observation import (
 # array, which was 40% of a step.
 
 RING_MASK = 63
-FLEE = 88
-NUM_ACTIONS = 89
-MAX_LEGAL = 9  # two actions per room card (monsters with a weapon), and flee
-DECK = 44
+FLEE = FLEE_ID
+MAX_LEGAL = 2 * ROOM_SIZE + 1  # two actions per room card (monsters with a weapon), and flee
+DECK = DECK_SIZE  # the room a caller gives the kernels to deal in
+MONSTER_TYPES = FIRST_WEAPON - FIRST_MONSTER  # the observation's first types are monsters
 MONSTER = int(Kind.MONSTER)
 
 KIND = np.array([int(c.kind) for c in FULL_DECK], np.int64)
@@ -146,7 +147,7 @@ def _set_mask(i: int, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray) -> N
     dungeon = int(obs[i, UNSEEN]) + int(obs[i, BOTTOM_SIZE])
     # Slots are packed from the first, so the last is filled exactly when the room is
     # full; whether it is full is all may_flee asks of the room's size.
-    room_cards = ROOM_SIZE if obs[i, 3] != 0 else ROOM_SIZE - 1
+    room_cards = ROOM_SIZE if obs[i, ROOM_SIZE - 1] != 0 else ROOM_SIZE - 1
     flee = may_flee(int(obs[i, FLEE_RULE]), room_cards, int(obs[i, RESOLVED]), dungeon,
                     int(obs[i, FLED]))
     legal[i, n] = FLEE if flee else -1  # the largest action: last in the list
@@ -165,18 +166,18 @@ def _reset_one(
     _clear_mask(i, mask, legal)
     for k in range(obs.shape[1]):
         obs[i, k] = 0
-    for k in range(DECK - 4):
-        ring[i, k] = deck[4 + k]
+    for k in range(DECK - ROOM_SIZE):
+        ring[i, k] = deck[ROOM_SIZE + k]
     head[i] = 0
     for t in range(NUM_TYPES):
         obs[i, TYPES0 + t] = TYPE_COUNT0[t]
-    for k in range(4):
+    for k in range(ROOM_SIZE):
         obs[i, k] = deck[k] + 1
         obs[i, TYPES0 + TYPE[deck[k]]] -= 1
     obs[i, HEALTH] = MAX_HEALTH
     obs[i, FLEE_RULE] = flee_rule
     obs[i, WEAPON_RULE] = equal
-    obs[i, UNSEEN] = DECK - 4
+    obs[i, UNSEEN] = DECK - ROOM_SIZE
     _set_mask(i, obs, mask, legal)
 
 
@@ -184,11 +185,11 @@ def _reset_one(
 def _monsters_left(i: int, obs: np.ndarray) -> int:
     """Monster values in the room and the dungeon, from the information state."""
     left = 0
-    for k in range(4):
+    for k in range(ROOM_SIZE):
         c = int(obs[i, k]) - 1
         if c >= 0 and KIND[c] == MONSTER:
             left += VALUE[c]
-    for t in range(13):
+    for t in range(MONSTER_TYPES):
         left += int(obs[i, TYPES0 + t]) * TYPE_VALUE[t]
     for k in range(int(obs[i, BOTTOM_SIZE])):
         c = int(obs[i, BOTTOM0 + k]) - 1
@@ -204,11 +205,11 @@ def _apply(i: int, a: int, obs: np.ndarray, ring: np.ndarray, head: np.ndarray) 
     if a == FLEE:
         # The room goes under the dungeon in room order; a new room comes off the top.
         nb_ = int(obs[i, BOTTOM_SIZE])
-        for k in range(4):
+        for k in range(ROOM_SIZE):
             ring[i, (head[i] + dungeon + k) & RING_MASK] = obs[i, k] - 1
             obs[i, BOTTOM0 + nb_ + k] = obs[i, k]
-        obs[i, BOTTOM_SIZE] = nb_ + 4
-        for k in range(4):
+        obs[i, BOTTOM_SIZE] = nb_ + ROOM_SIZE
+        for k in range(ROOM_SIZE):
             obs[i, k] = _draw(i, obs, ring, head) + 1
         obs[i, RESOLVED] = 0
         obs[i, POTION_USED] = 0
@@ -217,37 +218,33 @@ def _apply(i: int, a: int, obs: np.ndarray, ring: np.ndarray, head: np.ndarray) 
     cid = a >> 1
     nroom = 0
     slot = 0
-    for k in range(4):
+    for k in range(ROOM_SIZE):
         if obs[i, k] != 0:
             nroom += 1
         if obs[i, k] == cid + 1:
             slot = k
-    for k in range(slot, 3):
+    for k in range(slot, ROOM_SIZE - 1):
         obs[i, k] = obs[i, k + 1]
-    obs[i, 3] = 0
+    obs[i, ROOM_SIZE - 1] = 0
     nroom -= 1
     kind = KIND[cid]
     value = VALUE[cid]
-    with_weapon = a & 1
-    health, weapon, potion_used = card_effect(kind, value, with_weapon, int(obs[i, HEALTH]),
-                                              int(obs[i, WEAPON]), int(obs[i, POTION_USED]))
+    health, weapon, last_kill, potion_used, resolved, ending, draw = resolve_card(
+        kind, value, a & 1, int(obs[i, HEALTH]), int(obs[i, WEAPON]), int(obs[i, LAST_KILL]),
+        int(obs[i, POTION_USED]), int(obs[i, RESOLVED]), nroom, dungeon)
     obs[i, WEAPON] = weapon
-    obs[i, LAST_KILL] = wear_after(kind, value, with_weapon, int(obs[i, LAST_KILL]))
-    resolved = int(obs[i, RESOLVED]) + 1
+    obs[i, LAST_KILL] = last_kill
     score = 0
-    if health <= 0:
+    if ending == LOST:
         obs[i, OVER] = 1
         score = death_score(health, _monsters_left(i, obs))
-    elif nroom == 0 and dungeon == 0:
+    elif ending == WON:
         obs[i, OVER] = 1
         score = win_score(health, kind, value)
-    elif resolved == 3 and dungeon > 0:
-        # Three resolved: the fourth card stays and the room refills from the top.
-        draw = min(4 - nroom, dungeon)
+    else:
+        # The refill: the card left stays and the next cards come off the top.
         for k in range(draw):
             obs[i, nroom + k] = _draw(i, obs, ring, head) + 1
-        resolved = 0
-        potion_used = 0
     obs[i, HEALTH] = health
     obs[i, POTION_USED] = potion_used
     obs[i, RESOLVED] = resolved

@@ -84,7 +84,6 @@ from scoundrel_core.encoding import (
     KIND_POTION,
     KIND_WEAPON,
     MAX_HEALTH,
-    RESOLVED_PER_ROOM,
     ROOM_SIZE,
     TYPE_BITS,
     TYPE_MASK,
@@ -92,16 +91,16 @@ from scoundrel_core.encoding import (
 from scoundrel_core.encoding import TYPE_KIND as KIND
 from scoundrel_core.encoding import TYPE_VALUE as VALUE
 from scoundrel_core.jit import (
-    card_effect,
     death_score,
     fight_damage,
     jit,
     jit_inline,
     jit_kernel,
-    reach_after,
+    resolve_card_reach,
     win_score,
 )
 from scoundrel_core.jit import may_flee as rules_may_flee
+from scoundrel_core.steps import GOES_ON, LOST, WON
 
 from ._layout import (
     DUNGEON_WORDS,
@@ -212,15 +211,6 @@ def _canonical_weapon(c: np.ndarray) -> None:
         c[P_CAP] = 0
 
 
-@jit_inline
-def _play_card(kind: int, v: int, with_weapon: int, hp: int, w: int, cap: int, pu: int,
-               equal: int) -> tuple[int, int, int, int]:
-    """(health, weapon, reach, potion drunk) after resolving one card: the rules' card
-    effect, with the weapon's wear kept as its reach (``P_CAP``)."""
-    hp, w, pu = card_effect(kind, v, with_weapon, hp, w, pu)
-    return hp, w, reach_after(kind, v, with_weapon, cap, equal), pu
-
-
 @jit
 def _resolve(row: np.ndarray, c: np.ndarray, slot: int, with_weapon: int,
              equal: int) -> tuple[bool, int]:
@@ -241,25 +231,19 @@ def _resolve(row: np.ndarray, c: np.ndarray, slot: int, with_weapon: int,
     c[P_REM] = row[P_REM] - REM_BIT[t]
     kind = KIND[t]
     v = VALUE[t]
-    hp, c[P_W], c[P_CAP], c[P_PU] = _play_card(kind, v, with_weapon, row[P_HP], row[P_W],
-                                               row[P_CAP], row[P_PU], equal)
+    hp, c[P_W], c[P_CAP], c[P_PU], c[P_RES], ending, draw = resolve_card_reach(
+        kind, v, with_weapon, row[P_HP], row[P_W], row[P_CAP], row[P_PU], row[P_RES], nr,
+        row[P_ND], equal)
     c[P_HP] = hp
     c[P_FLED] = 0
-    res = row[P_RES] + 1
-    nd = row[P_ND]
-    if hp <= 0:
+    if ending == LOST:
         return True, death_score(hp, monsters_left(c[P_REM]))
-    if nr == 0 and nd == 0:
+    if ending == WON:
         return True, win_score(hp, kind, v)
-    if res == RESOLVED_PER_ROOM and nd > 0:
-        k = min(RESOLVED_PER_ROOM, nd)
-        for j in range(k):
-            c[P_R0 + nr + j] = dungeon_type(c, j)
-        drop_top(c, k)
-        c[P_NR] = nr + k
-        res = 0
-        c[P_PU] = 0
-    c[P_RES] = res
+    for j in range(draw):
+        c[P_R0 + nr + j] = dungeon_type(c, j)
+    drop_top(c, draw)
+    c[P_NR] = nr + draw
     return False, 0
 
 
@@ -671,7 +655,7 @@ def room_children(row: np.ndarray, kids: np.ndarray, bound: np.ndarray, move: np
     for i in range(nr0):
         rem_dungeon -= REM_BIT[row[P_R0 + i]]
     d_weak, d_strong = monster_span(rem_dungeon)
-    deal = min(RESOLVED_PER_ROOM, nd)
+    deal = 0  # the cards a refill draws: the same for every outcome of the room
     cards = stack[SLOTS]
     _walk_start(row, stack, pick)
     level = 0
@@ -690,18 +674,18 @@ def room_children(row: np.ndarray, kids: np.ndarray, bound: np.ndarray, move: np
         if _skipped_order(stack, level, kind, t, v, with_weapon):
             continue
         here = stack[level, W_CODE] | ((2 * t + with_weapon + 1) << (SUB_BITS * level))
-        # Resolve the card (the rules of _resolve).
-        hp, wv, cap, pu = _play_card(kind, v, with_weapon, stack[level, W_HP], stack[level, W_W],
-                                     stack[level, W_CAP], stack[level, W_PU], equal)
+        # Resolve the card (as _resolve does).
+        hp, wv, cap, pu, res, ending, draw = resolve_card_reach(
+            kind, v, with_weapon, stack[level, W_HP], stack[level, W_W], stack[level, W_CAP],
+            stack[level, W_PU], stack[level, W_RES], nr0 - level - 1, nd, equal)
         killed = stack[level, W_KILLED] + (v if kind == KIND_MONSTER else 0)
-        res = stack[level, W_RES] + 1
         used = stack[level, W_USED] | (1 << slot)
-        left = nr0 - level - 1  # cards still in the room
-        if hp <= 0 or (left == 0 and nd == 0):
-            value = death_score(hp, all_monsters - killed) if hp <= 0 else win_score(hp, kind, v)
+        if ending != GOES_ON:
+            value = (death_score(hp, all_monsters - killed) if ending == LOST
+                     else win_score(hp, kind, v))
             n, best_end = _keep_ending(bound, move, terminal, d, n, best_end, value, here)
             continue
-        if not (res == RESOLVED_PER_ROOM and nd > 0):
+        if not draw:
             # The room goes on: resolve another card of it, unless nothing
             # after this card can beat alpha.
             rem = stack[level, W_REM] - REM_BIT[t]
@@ -714,6 +698,7 @@ def room_children(row: np.ndarray, kids: np.ndarray, bound: np.ndarray, move: np
             _walk_deeper(stack, pick, nr0, level, rem, hp, wv, cap, pu, used, res, killed, here)
             continue
         # The room is refilled: an outcome.
+        deal = draw
         carried = _carried_card(row, used)
         wv, cap = _outcome_weapon(carried, d_weak, d_strong, wv, cap)
         b = upper_bound(rem_dungeon + REM_BIT[carried], hp, wv, cap, equal)

@@ -24,6 +24,7 @@ from scoundrel_core.encoding import (
     card_type,
     flee_rule_code,
 )
+from scoundrel_core.steps import resolve_card
 
 from ..errors import SolverError
 from . import _kernel as k
@@ -239,6 +240,9 @@ def _check_limits(max_nodes: object, max_seconds: object) -> tuple[int | None, f
 
 # The text of every action, by its number: a line is built without creating Actions.
 _ACTION_TEXT = tuple(str(sc.Action(a)) for a in range(sc.NUM_ACTIONS))
+# Each card's kind and value, by card id, for the rules' steps.
+_KIND_BY_ID = tuple(int(c.kind) for c in sc.FULL_DECK)
+_VALUE_BY_ID = tuple(c.value for c in sc.FULL_DECK)
 
 
 def moves_to_actions(s: State, moves: Iterable[int], cards: Cards | None = None) -> list[int]:
@@ -246,14 +250,16 @@ def moves_to_actions(s: State, moves: Iterable[int], cards: Cards | None = None)
 
     A room move packs up to four card moves (card type * 2 + with weapon, plus
     one, 7 bits each, first lowest), or is ``FLEE_MOVE_BIT | k`` for k flees.
-    Each card move resolves the first card of its type in the room. Only the
-    order of the cards is followed (resolving, refilling after three, fleeing
-    under the dungeon), not health or weapon: the kernel already played the
-    line by the rules, and the tests replay every line through
+    Each card move resolves the first card of its type in the room, by the rules'
+    :func:`~scoundrel_core.steps.resolve_card` (which says when the room is
+    refilled); a flee puts the room under the dungeon. The kernel already played
+    the line by the rules, and the tests replay every line through
     ``scoundrel_core`` to the reported score. ``cards``: as for ``state_row``.
     """
     room, dungeon = _card_ids(s) if cards is None else (list(cards[0]), list(cards[1]))
     resolved = s.resolved_in_room
+    health, weapon, last_kill = s.health, s.weapon_value, s.last_kill or 0
+    potion_used = int(s.potion_used)
     acts: list[int] = []
     type_of = TYPE_BY_ID
     sub_mask = (1 << k.SUB_BITS) - 1
@@ -263,7 +269,7 @@ def moves_to_actions(s: State, moves: Iterable[int], cards: Cards | None = None)
                 acts.append(sc.FLEE)
                 tape = dungeon + room  # the room goes under the dungeon in room order
                 room, dungeon = tape[: len(room)], tape[len(room) :]
-                resolved = 0
+                resolved = potion_used = 0
             continue
         while m:
             t, with_weapon = divmod((m & sub_mask) - 1, 2)
@@ -271,13 +277,13 @@ def moves_to_actions(s: State, moves: Iterable[int], cards: Cards | None = None)
             i = 0
             while type_of[room[i]] != t:
                 i += 1
-            acts.append(2 * room.pop(i) + with_weapon)
-            resolved += 1
-            if resolved == 3 and dungeon:
-                draw = min(4 - len(room), len(dungeon))
-                room += dungeon[:draw]
-                del dungeon[:draw]
-                resolved = 0
+            cid = room.pop(i)
+            acts.append(2 * cid + with_weapon)
+            health, weapon, last_kill, potion_used, resolved, _, draw = resolve_card(
+                _KIND_BY_ID[cid], _VALUE_BY_ID[cid], with_weapon, health, weapon, last_kill,
+                potion_used, resolved, len(room), len(dungeon))
+            room += dungeon[:draw]
+            del dungeon[:draw]
     return acts
 
 

@@ -94,23 +94,24 @@ from scoundrel_core.encoding import (
     KIND_MONSTER,
     KIND_WEAPON,
     NTYPES,
-    RESOLVED_PER_ROOM,
     ROOM_SIZE,
     TYPE_BITS,
     TYPE_MASK,
+    UNUSED_REACH,
 )
 from scoundrel_core.jit import (
-    card_effect,
     death_score,
     jit,
     jit_inline,
     may_flee,
+    refill_draw,
+    resolve_card,
     type_kind,
     type_value,
     weapon_reach,
-    wear_after,
     win_score,
 )
+from scoundrel_core.steps import LOST, WON
 
 from .leaf import (
     BIG,
@@ -424,7 +425,7 @@ def _leaf(cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, room: int, rn: int
             kills += 1
         v -= 1
     mmax = 0
-    v = 14
+    v = UNUSED_REACH  # the strongest monster there is (an ace)
     while v >= 2 and mmax == 0:
         if (present >> v) & 1:
             mmax = v
@@ -593,16 +594,15 @@ def _play_card(fi: np.ndarray, ff: np.ndarray, f: int, slot: int, with_weapon: i
     t = room_get(room, slot)
     val = type_value(t)
     kind = type_kind(t)
-    h, w, pu = card_effect(kind, val, with_weapon, h, w, pu)
-    lk = wear_after(kind, val, with_weapon, lk)
     room = room_remove(room, rn, slot)
     rn -= 1
     left = fi[f, FI_U] + bpos[1] - bpos[0]  # cards still in the dungeon
-    if h <= 0:
+    h, w, lk, pu, res, ending, draw = resolve_card(kind, val, with_weapon, h, w, lk, pu,
+                                                   fi[f, FI_RES], rn, left)
+    if ending == LOST:
         return VALUED, float(death_score(h, _monsters_left(cnt, bot, bpos, room, rn, pool))), 0.0
-    if rn == 0 and left == 0:
+    if ending == WON:
         return VALUED, float(win_score(h, kind, val)) + par[LEAF_WIN_BONUS], 1.0
-    refill = fi[f, FI_RES] + 1 == RESOLVED_PER_ROOM and left > 0
     c = f + 1
     if c >= MAX_FRAMES:
         raise ValueError("search stack overflow")
@@ -612,7 +612,7 @@ def _play_card(fi: np.ndarray, ff: np.ndarray, f: int, slot: int, with_weapon: i
     fi[c, FI_W] = w
     fi[c, FI_LK] = lk
     # not free (``_draw_is_free``): more is left than the refill takes
-    if refill and fi[f, FI_DEPTH] <= 0 and left > ROOM_SIZE - rn:
+    if draw and fi[f, FI_DEPTH] <= 0 and left > draw:
         return LEAF, 0.0, 0.0
     c = _open_child(fi, ff, f, OP_DECIDE)
     fi[c, FI_ROOM] = room
@@ -623,14 +623,12 @@ def _play_card(fi: np.ndarray, ff: np.ndarray, f: int, slot: int, with_weapon: i
     fi[c, FI_W] = w
     fi[c, FI_LK] = lk
     fi[c, FI_FLED] = 0
-    if refill:
-        fi[c, FI_OP] = OP_DRAW
-        fi[c, FI_PU] = 0
-        fi[c, FI_RES] = 0
-        fi[c, FI_NEED] = min(ROOM_SIZE - rn, left)
-        return REFILL, 0.0, 0.0
     fi[c, FI_PU] = pu
-    fi[c, FI_RES] = fi[f, FI_RES] + 1
+    fi[c, FI_RES] = res
+    if draw:
+        fi[c, FI_OP] = OP_DRAW
+        fi[c, FI_NEED] = draw
+        return REFILL, 0.0, 0.0
     return SAME_ROOM, 0.0, 0.0
 
 
@@ -695,8 +693,8 @@ def _all_valued(fi: np.ndarray, c: int, bpos: np.ndarray) -> bool:
     next card ends the room, and the refill's draw takes the leaf (no depth left, and
     more cards left than the refill takes)."""
     left = fi[c, FI_U] + bpos[1] - bpos[0]
-    return bool(fi[c, FI_RES] + 1 == RESOLVED_PER_ROOM and fi[c, FI_DEPTH] <= 0
-                and left > ROOM_SIZE - (fi[c, FI_RN] - 1))
+    draw = refill_draw(fi[c, FI_RES] + 1, fi[c, FI_RN] - 1, left)
+    return bool(draw and fi[c, FI_DEPTH] <= 0 and left > draw)
 
 
 @jit_inline
