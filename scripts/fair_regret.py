@@ -47,7 +47,9 @@ from typing import Any, NamedTuple
 from tqdm import tqdm
 
 import scoundrel_core as sc
-from scoundrel_solver.fair.api import make_agent
+from scoundrel_solver.fair.agent import FairAgent
+from scoundrel_solver.fair.api import FAIR_OPTIONS, make_agent
+from scoundrel_solver.fair.config import LeafWeights, configs_with
 from scoundrel_solver.fair.optimum import agent_value, draw_deck, fair_optimum
 from scoundrel_solver.fair.protocol import Agent
 from scoundrel_solver.provenance import csv_header, provenance, script_provenance
@@ -83,6 +85,27 @@ def _number(text: str) -> Any:
     return text
 
 
+def _weighted_fair(spec: str, opts: dict[str, Any], weights: dict[str, float]
+                   ) -> Callable[[], Agent]:
+    """The fair agent of ``opts`` (``make_agent``'s names) with other leaf weights: every
+    variant's config changed the same way, ``win_bonus`` included."""
+    weights = dict(weights)
+    try:
+        unknown = sorted(set(opts) - set(FAIR_OPTIONS))
+        if unknown:
+            raise sc.ScoundrelError(f"unknown options {unknown}; known: {', '.join(FAIR_OPTIONS)}")
+        changes: dict[str, Any] = {FAIR_OPTIONS[k]: v for k, v in opts.items()}
+        if "win_bonus" in weights:
+            changes["win_bonus"] = float(weights.pop("win_bonus"))
+        if weights:
+            changes["leaf"] = LeafWeights(**{
+                k: int(v) if k == "kills" else float(v) for k, v in weights.items()})
+        configs = configs_with(**changes)
+    except (TypeError, sc.ScoundrelError) as err:
+        raise BadOption(f"agent {spec!r}: {err}") from None
+    return lambda: FairAgent(configs)
+
+
 def agent_factory(spec: str, weights: dict[str, float] | None) -> Callable[[], Agent]:
     """A maker of fresh agents for one ``--agent`` spec (see the module docstring)."""
     name, _, rest = spec.partition(":")
@@ -94,7 +117,7 @@ def agent_factory(spec: str, weights: dict[str, float] | None) -> Callable[[], A
                 raise BadOption(f"agent {spec!r}: option {item!r} is not name=value")
             opts[key.strip()] = _number(value.strip())
         if name == "fair" and weights is not None:
-            opts.setdefault("weights", weights)
+            return _weighted_fair(spec, opts, weights)
         try:
             make_agent(name, **opts)
         except (TypeError, sc.ScoundrelError) as err:

@@ -15,7 +15,7 @@ from conftest import load_script
 from scoundrel_core.info import InfoState, observe
 from scoundrel_solver.fair import leaf
 from scoundrel_solver.fair.agent import FairAgent
-from scoundrel_solver.fair.config import configs_with
+from scoundrel_solver.fair.config import AGENT_CONFIGS, configs_with
 
 
 def _script() -> ModuleType:
@@ -28,9 +28,9 @@ def test_shipped_model_matches_the_features() -> None:
     for name, m in data["models"].items():
         assert sc.get_variant(name) is not None
         assert len(m["coef"]) == len(leaf.FEATURES) and m["games"] > 0
-    # every variant gets a model (its own, else the classic/strict one)
-    for name in ("classic/strict", "hard/equal", "easy/strict"):
-        assert leaf.win_model_for(name) is not None
+    # every variant's config names a shipped model
+    for config in AGENT_CONFIGS.values():
+        assert config.win_model in leaf.shipped_models()
 
 
 def test_features_depend_only_on_what_the_player_knows() -> None:
