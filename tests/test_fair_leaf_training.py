@@ -138,12 +138,12 @@ def test_cached_raw_positions_give_the_features_of_the_info_state(tmp_path: Path
 def test_a_model_file_with_fewer_features_plays_as_before(tmp_path: Path) -> None:
     """A model fitted on a prefix of FEATURES loads with zeros for the rest."""
     path = tmp_path / "model.json"
-    names = list(leaf.FEATURES[:13])
-    coef = [0.1 * (i + 1) for i in range(13)]
+    names = list(leaf.FEATURES[:9])
+    coef = [0.1 * (i + 1) for i in range(9)]
     path.write_text(json.dumps({"features": names, "models": {
         "classic/strict": {"coef": coef, "games": 1}}}))
     got = leaf.win_model_from(path, "hard/strict")  # falls back to classic/strict
-    assert got == (*coef, *[0.0] * (len(leaf.FEATURES) - 13))
+    assert got == (*coef, *[0.0] * (len(leaf.FEATURES) - 9))
     path.write_text(json.dumps({"features": ["bias", "nonsense"], "models": {
         "classic/strict": {"coef": [0.0, 1.0], "games": 1}}}))
     with pytest.raises(ValueError, match="nonsense"):

@@ -17,7 +17,6 @@ from scoundrel_solver.fair.agent import FairAgent, card_type
 from scoundrel_solver.fair.config import configs_with
 from scoundrel_solver.fair.leaf import (
     DEFAULT_WEIGHTS,
-    FEAT_OVER_REACH,
     FEATURES,
     leaf_estimate,
     leaf_value,
@@ -28,14 +27,9 @@ PAR = weights_array()
 
 
 def _model(seed: int) -> tuple[float, ...]:
-    """Random win-model coefficients of plausible size, for the twins' tests. One seed
-    in three weighs none of the round-three features, as the shipped model does: the
-    kernel's leaf then takes its shorter path, which must agree with the twin too."""
+    """Random win-model coefficients of plausible size, for the twins' tests."""
     rng = random.Random(seed)
-    coef = [rng.uniform(-0.5, 0.5) for _ in FEATURES]
-    if seed % 3 == 0:
-        coef[FEAT_OVER_REACH:] = [0.0] * (len(FEATURES) - FEAT_OVER_REACH)
-    return tuple(coef)
+    return tuple(rng.uniform(-0.5, 0.5) for _ in FEATURES)
 
 
 def _position(

@@ -114,27 +114,18 @@ from scoundrel_core.jit import (
 from scoundrel_core.steps import LOST, WON
 
 from .leaf import (
-    BIG,
     FEAT_ABSORB,
     FEAT_BIAS,
-    FEAT_BIG,
-    FEAT_BIG_COUNT,
     FEAT_CARDS,
-    FEAT_EXCESS,
     FEAT_HEALTH,
-    FEAT_HEALTH_MONSTERS,
     FEAT_LOW,
     FEAT_MONSTER_COUNT,
     FEAT_MONSTERS,
-    FEAT_OVER_REACH,
-    FEAT_POTION_COUNT,
     FEAT_POTIONS,
     FEAT_REACH,
     FEAT_TOP_MONSTER,
-    FEAT_TOP_POTION,
     FEAT_TOP_WEAPON,
     FEAT_WEAPON,
-    FEAT_WEAPON_COUNT,
     FEAT_WEAPONS,
     LEAF_ABSORB,
     LEAF_KILLS,
@@ -312,67 +303,6 @@ def _monsters_left(cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, room: int
 
 
 @jit
-def _uses_rich_features(par: np.ndarray) -> bool:
-    """Whether the win model weighs any of the round-three features (``FEAT_OVER_REACH`` on)."""
-    for i in range(LEAF_MODEL + FEAT_OVER_REACH, par.shape[0]):  # noqa: SIM110 (numba: no any() of a generator)
-        if par[i] != 0.0:
-            return True
-    return False
-
-
-@jit
-def _rich_terms(cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, room: int, rn: int,
-                h: int, w: int, reach: int, wmax: int, msum: int, par: np.ndarray) -> float:
-    """The win model's weighted sum of the round-three features (``FEAT_OVER_REACH`` on).
-
-    A second walk over the pool, taken only when the model weighs them: with the
-    shipped model (zeros there) computing them anyway made a game 1.3x slower."""
-    best = max(w, wmax)
-    over = 0
-    big = 0
-    nbig = 0
-    excess = 0
-    pcount = 0
-    pmax = 0
-    wcount = 0
-    for k in range(NTYPES + bpos[1] - bpos[0] + rn):
-        if k < NTYPES:
-            t = k
-            c = cnt[t]
-        else:
-            j = k - NTYPES + bpos[0]
-            t = bot[j] if j < bpos[1] else room_get(room, j - bpos[1])
-            c = 1
-        if c == 0:
-            continue
-        v = type_value(t)
-        if type_kind(t) == KIND_MONSTER:
-            if v > reach:
-                over += c * v
-            if v >= BIG:
-                big += c * v
-                nbig += c
-            if v > best:
-                excess += c * (v - best)
-        elif type_kind(t) == KIND_WEAPON:
-            wcount += c
-        else:
-            pcount += c
-            pmax = max(pmax, v)
-    m = LEAF_MODEL
-    return float(
-        par[m + FEAT_OVER_REACH] * over
-        + par[m + FEAT_BIG] * big
-        + par[m + FEAT_BIG_COUNT] * nbig
-        + par[m + FEAT_POTION_COUNT] * pcount
-        + par[m + FEAT_TOP_POTION] * pmax
-        + par[m + FEAT_WEAPON_COUNT] * wcount
-        + par[m + FEAT_EXCESS] * excess
-        + par[m + FEAT_HEALTH_MONSTERS] * (h * msum / 100.0)
-    )
-
-
-@jit
 def leaf(
     cnt: np.ndarray,
     bot: np.ndarray,
@@ -458,8 +388,6 @@ def _leaf(cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, room: int, rn: int
         + par[m + FEAT_TOP_WEAPON] * wmax
         + par[m + FEAT_LOW] * low * low
     )
-    if _uses_rich_features(par):
-        z += _rich_terms(cnt, bot, bpos, room, rn, h, w, reach, wmax, msum, par)
     e = 1.0 + np.exp(-z)
     if bonus == 0.0:
         return value, 1.0 / e

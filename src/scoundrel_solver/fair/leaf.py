@@ -28,23 +28,20 @@ action's chance of winning and expected final score beside the utility).
 - ``W``: sum of the weapons in the pool, each worth ``weapon`` per point.
 - the last term makes low health costly beyond phi.
 
-Its weights were set by a coordinate search of the depth-0 agent on seeds
-20000-20399 (outside the evaluation range 0-9999).
+Its weights (:class:`~.config.LeafWeights`) were set by hand and a coordinate
+search of the depth-0 agent on deals outside the evaluation seeds.
 
 **The win model** is a logistic regression, ``P(win) = 1 / (1 + exp(-c . f))``,
 over the features ``FEATURES`` of the same position: health, the sums of the
 pool's monsters, potions and weapons, the weapon's absorption ``A``, weapon
 value and reach, cards and monsters left, the strongest monster and weapon
-left, the low-health square, and (since round three) the monsters above the
-weapon's reach, the big monsters (``BIG`` and up: sum and count), the potions'
-count and the largest, the weapons' count, what the best weapon in sight lets
-through (``excess``) and health x monsters / 100. Every feature is a function
-of the pool, health, weapon and last kill: what the player knows, never the
-dungeon's order. The coefficients, one set per variant, ship in
-``leaf_model.json``, fitted by ``scripts/train_fair_leaf.py`` on the outcomes
-of games played on seeds 22000 and up, with the label "this game was won" at
-every room boundary. The shipped model predates the round-three features and
-gives them 0 (a refit on all of them was no better in play: docs/solver.md).
+left, and the low-health square. Every feature is a function of the pool,
+health, weapon and last kill: what the player knows, never the dungeon's
+order. The coefficients ship in ``leaf_model.json`` (by name: the config's
+``win_model``), fitted by ``scripts/train_fair_leaf.py`` on the outcomes of
+the agent's games outside the evaluation seeds, with the label "this game was
+won" at every room boundary. (Features tried and never weighed are kept in
+``experiments/``, not here.)
 
 All terms are sums over the pool, so the leaf is blind to where the cards lie:
 fleeing looks neutral to it and is judged by what the expanded rooms reveal.
@@ -100,8 +97,6 @@ LEAF_MODEL: Final = 7
 FEATURES: Final = (
     "bias", "health", "monsters", "potions", "weapons", "absorb", "weapon", "reach",
     "cards", "monster_count", "top_monster", "top_weapon", "low",
-    "over_reach", "big", "big_count", "potion_count", "top_potion", "weapon_count",
-    "excess", "health_monsters",
 )
 """What the win model sees of a position between rooms (all from the pool, the
 cards not yet resolved, which a player knows without seeing their order)."""
@@ -118,22 +113,6 @@ FEAT_MONSTER_COUNT: Final = 9
 FEAT_TOP_MONSTER: Final = 10
 FEAT_TOP_WEAPON: Final = 11
 FEAT_LOW: Final = 12
-FEAT_OVER_REACH: Final = 13
-"""Sum of the monsters above the weapon's reach (every monster without a weapon)."""
-FEAT_BIG: Final = 14
-"""Sum of the big monsters (value ``BIG`` and more)."""
-FEAT_BIG_COUNT: Final = 15
-FEAT_POTION_COUNT: Final = 16
-FEAT_TOP_POTION: Final = 17
-FEAT_WEAPON_COUNT: Final = 18
-FEAT_EXCESS: Final = 19
-"""Sum over the monsters of what the best weapon in sight (held or in the pool)
-would let through: max(0, m - max(weapon, top_weapon))."""
-FEAT_HEALTH_MONSTERS: Final = 20
-"""Health times the monster sum, over 100: the two interact (a monster sum matters less at
-full health)."""
-BIG: Final = 10
-
 DEFAULT_WEIGHTS: Final[dict[str, float]] = {
     **{name: float(getattr(LeafWeights(), name)) for name in LEAF_WEIGHTS[:LEAF_WIN_BONUS]},
     "win_bonus": 100.0,
@@ -176,17 +155,11 @@ def leaf_features(pool: Iterable[Card], health: int, weapon: int, reach: int,
     psum = sum(c.value for c in cards if c.kind is Kind.POTION)
     values = sorted({v for v in monsters if v <= reach})
     top = values[::-1][:kills] if weapon else []
-    potions = [c.value for c in cards if c.kind is Kind.POTION]
     low = max(0.0, safe_health - health)
-    best = max(weapon, max(weapons, default=0))
-    big = [v for v in monsters if v >= BIG]
     return [
         1.0, health, sum(monsters), psum, sum(weapons), sum(min(v, weapon) for v in top),
         weapon, reach, len(cards), len(monsters), max(monsters, default=0),
         max(weapons, default=0), low * low,
-        sum(v for v in monsters if v > reach), sum(big), len(big), len(potions),
-        max(potions, default=0), len(weapons), sum(max(0, v - best) for v in monsters),
-        health * sum(monsters) / 100,
     ]
 
 
