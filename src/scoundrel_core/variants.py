@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from .encoding import flee_rule_code
+from .encoding import FLEE_ANY, FLEE_NEVER, flee_rule_code
 from .errors import VariantError
 from .steps import may_flee, weapon_reach
 
@@ -46,12 +46,13 @@ class Variant:
 
     @property
     def may_flee(self) -> bool:
-        return self.name != "hard"
+        """Whether any room may be fled."""
+        return self.flee_code != FLEE_NEVER
 
     @property
     def may_flee_twice(self) -> bool:
         """Whether a room dealt by a flee may itself be fled."""
-        return self.name == "easy"
+        return self.flee_code == FLEE_ANY
 
     def allows_flee(
         self, *, room_size: int, resolved: int, dungeon_size: int, fled_last: bool

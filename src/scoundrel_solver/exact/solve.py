@@ -19,10 +19,10 @@ from scoundrel_core import Card, State
 from scoundrel_core.encoding import (
     FLEE_ANY,
     FLEE_NEVER,
+    FLEE_NOT_TWICE,
     TYPE_BITS,
     TYPE_BY_ID,
     card_type,
-    flee_rule_code,
 )
 from scoundrel_core.steps import resolve_card
 
@@ -110,7 +110,7 @@ def state_row(s: State, cards: Cards | None = None) -> np.ndarray:
     fields[P_PU] = int(s.potion_used)
     fields[P_RES] = s.resolved_in_room
     # Under easy a run of flees is one macro move, so any position may start one.
-    fields[P_FLED] = int(s.fled_last) if s.variant.name == "classic" else 0
+    fields[P_FLED] = int(s.fled_last) if s.variant.flee_code == FLEE_NOT_TWICE else 0
     return np.array(fields, np.int64)
 
 
@@ -163,8 +163,8 @@ def _setup(
     g = np.zeros(k.NG, np.int64)
     g[k.G_STAMP] = table.next_stamp()
     g[k.G_MAX_NODES] = max_nodes if max_nodes is not None else NO_NODE_LIMIT
-    g[k.G_FLEE_RULE] = flee_rule_code(v)
-    g[k.G_EQUAL] = int(v.equal_wear)
+    g[k.G_FLEE_RULE] = v.flee_code
+    g[k.G_EQUAL] = v.wear_code
     g[k.G_BUCKET_MASK] = table.bucket_mask
     g[k.G_NEXT_CHECK] = 1
     g[k.G_HAS_DEADLINE] = int(deadline_at is not None)
@@ -173,7 +173,7 @@ def _setup(
     path = np.zeros(k.MAX_DEPTH, np.int64)
     best_path = np.zeros(k.MAX_DEPTH, np.int64)
     row = state_row(start, cards)
-    root_bound = int(upper_bound(row[P_REM], row[P_HP], row[P_W], row[P_CAP], int(v.equal_wear)))
+    root_bound = int(upper_bound(row[P_REM], row[P_HP], row[P_W], row[P_CAP], v.wear_code))
     return table, g, deadline, path, best_path, row, root_bound
 
 
