@@ -19,7 +19,7 @@ from scoundrel_core.info import ChanceNode, InfoState
 from ..fair.optimum import memo_key
 from .penalty import Penalties
 
-__all__ = ["Utility", "PenalisedSearch", "drawn"]
+__all__ = ["PenalisedSearch", "Utility", "drawn"]
 
 Utility = Callable[[InfoState], float]
 """What a finished game is worth: 1 if won (the win objective), or its score."""

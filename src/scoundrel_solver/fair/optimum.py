@@ -212,7 +212,7 @@ class _DeepRecursion:
 
 def fair_optimum(
     start: Node | Sequence[Card | str] | str, variant: str = "classic",
-    weapon_rule: str | None = None,
+    weapon_rule: str | None = None, memo: dict[Hashable, tuple[float, float, float]] | None = None,
 ) -> Optimum:
     """Exhaustive expectimax: the optimal expected score and the optimal win probability.
 
@@ -220,6 +220,9 @@ def fair_optimum(
     information state or chance node to solve from (``variant`` and
     ``weapon_rule`` are then its own): any position of a small deck, so that
     its fair value can serve as the ``V`` of :func:`scoundrel_solver.bound.upper_bound`.
+    ``memo``: a dict to keep the values in and share them between calls on
+    positions of one deck and rule set (as ``V`` is asked of many); ``positions``
+    then counts the positions this call solved anew.
 
     >>> info = InfoState.from_text(
     ...     "classic/strict health=9 weapon=- last=- potion=0 resolved=0 fled=0 "
@@ -229,13 +232,13 @@ def fair_optimum(
     (1.0, 9.0)
     """
     root = _start(start, variant, weapon_rule)
-    memo: dict[Hashable, tuple[float, float, float]] = {}
+    known: dict[Hashable, tuple[float, float, float]] = {} if memo is None else memo
     positions = 0
 
     def value(x: Node) -> tuple[float, float, float]:
         nonlocal positions
         key = memo_key(x)
-        got = memo.get(key)
+        got = known.get(key)
         if got is not None:
             return got
         if isinstance(x, ChanceNode):
@@ -259,7 +262,7 @@ def fair_optimum(
                 max(k[1] for k in kids),
                 max(k[2] for k in kids if k[0] >= best - TIE),
             )
-        memo[key] = out
+        known[key] = out
         return out
 
     with _DeepRecursion():
