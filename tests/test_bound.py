@@ -164,8 +164,12 @@ def test_refusals_name_the_bad_input() -> None:
         upper_bound("5C 3H 7D 2S 9C", value=lambda info: math.nan)
     with pytest.raises(SolverError, match="finite number"):
         upper_bound("5C 3H 7D 2S 9C", value=lambda info: "high")  # type: ignore[arg-type,return-value]
-    with pytest.raises(sc.ScoundrelError):
+    with pytest.raises(SolverError, match="neither a deck text nor a list"):
+        upper_bound(123)  # type: ignore[arg-type]
+    with pytest.raises(sc.ScoundrelError, match="5C"):
         upper_bound("5C 3H 7D 2S 5C")  # the library's own check of the deck
+    with pytest.raises(sc.ScoundrelError, match="empty"):
+        upper_bound([])
 
 
 @given(st.lists(st.sampled_from(POOL), min_size=5, max_size=7, unique=True),

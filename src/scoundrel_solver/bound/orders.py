@@ -36,6 +36,8 @@ def read_deck(
 
     A deck larger than :data:`MAX_CARDS` is refused before any work.
     """
+    if not isinstance(deck, (str, Sequence)):
+        raise SolverError(f"deck {deck!r:.40} is neither a deck text nor a list of cards")
     size = len(deck.split()) if isinstance(deck, str) else len(deck)
     if size > MAX_CARDS:
         raise SolverError(
