@@ -46,18 +46,30 @@ class PenalisedSearch:
 
     ``penalties`` None charges nothing (``V = 0``). Values are kept per
     (information state, order of its unseen cards), which is all the rest of
-    the game depends on, so orders that meet in a position share its work.
+    the game depends on, so orders that meet in a position share its work. The
+    moves of each information state and the draws of each chance node are kept
+    too: many orders pass through one position, and the rules' steps are the cost.
     """
 
     def __init__(self, utility: Utility, penalties: Penalties | None) -> None:
         self.utility = utility
         self.penalties = penalties
         self._memo: dict[Hashable, float] = {}
+        self._moves: dict[Hashable, list[tuple[InfoState | ChanceNode, Hashable]]] = {}
+        self._drawn: dict[Hashable, InfoState] = {}
 
-    def step(self, node: ChanceNode, rest: tuple[Card, ...]) -> float:
-        """The chance node drawn along ``rest``, minus its penalty, then played best."""
-        after, left = drawn(node, rest)
-        value = self.best(after, left)
+    def step(self, node: ChanceNode, rest: tuple[Card, ...], key: Hashable = None) -> float:
+        """The chance node drawn along ``rest``, minus its penalty, then played best.
+
+        ``key``: the node's ``memo_key``, when the caller has it.
+        """
+        k = min(node.to_draw, len(node.base.unseen))
+        at = (memo_key(node) if key is None else key, tuple(c.id for c in rest[:k]))
+        after = self._drawn.get(at)
+        if after is None:
+            after, _ = drawn(node, rest)
+            self._drawn[at] = after
+        value = self.best(after, rest[k:])
         if self.penalties is not None:
             value -= self.penalties.charge(node, after)
         return value
@@ -67,12 +79,19 @@ class PenalisedSearch:
         order ``rest``."""
         if info.is_over:
             return self.utility(info)
-        key = (memo_key(info), tuple(c.id for c in rest))
+        mk = memo_key(info)
+        key = (mk, tuple(c.id for c in rest))
         got = self._memo.get(key)
         if got is None:
+            moves = self._moves.get(mk)
+            if moves is None:
+                moves = self._moves[mk] = [
+                    (y, memo_key(y) if isinstance(y, ChanceNode) else None)
+                    for y in map(info.apply, info.legal_actions())
+                ]
             got = max(
-                self.step(y, rest) if isinstance(y, ChanceNode) else self.best(y, rest)
-                for y in map(info.apply, info.legal_actions())
+                self.step(y, rest, yk) if isinstance(y, ChanceNode) else self.best(y, rest)
+                for y, yk in moves
             )
             self._memo[key] = got
         return got
