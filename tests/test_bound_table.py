@@ -1,7 +1,7 @@
 """docs/bound.md's table is what scripts/bound_table.py computes.
 
 The rows of up to seven cards are computed again here (seconds); the
-eight-card row takes about two minutes, so it is checked for its place and
+eight-card row takes over a minute, so it is checked for its place and
 form only: run ``python scripts/bound_table.py --check`` for all of it.
 """
 
