@@ -5,7 +5,8 @@ Each row is one deck, rule set and objective: the exact fair optimum
 value), with ``V`` the fair agent's leaf evaluation, and with ``V`` the exact
 fair value of each information state. Run ``python scripts/bound_table.py`` to
 rewrite the page; ``--check`` exits 1 if it is stale. The eight-card row takes
-over a minute; ``--max-cards 7`` computes only the smaller rows (what the test does).
+over a minute; ``tests/test_bound_table.py`` computes again only the smaller rows
+(``table(max_cards=7)``).
 """
 
 from __future__ import annotations
