@@ -4,6 +4,7 @@
   returns the best score a player who sees the whole dungeon can reach, proven
   by the search, with one line of play that reaches it;
 - :mod:`.fair`: the fair agent, which sees only what a player sees, and its baselines;
+- :mod:`.bound`: a proven upper bound on what any fair player wins, on small decks;
 - :mod:`.runs`: runs over many deals and the files they leave (seed ranges,
   resumable results files, the one summary of many games);
 - :mod:`.census`: exact results for whole ranges of deals, kept in SQLite;

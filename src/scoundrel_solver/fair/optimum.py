@@ -143,9 +143,14 @@ def opening(
     return ChanceNode(base, len(info.room), fled=False)
 
 
-def _start(start: Node | Sequence[Card | str] | str, variant: str) -> Node:
+def _start(
+    start: Node | Sequence[Card | str] | str, variant: str, weapon_rule: str | None = None
+) -> Node:
     """The root of a walk: a deck's opening, or the given position (with its own variant)."""
-    node = start if isinstance(start, (InfoState, ChanceNode)) else opening(start, variant)
+    node = (
+        start if isinstance(start, (InfoState, ChanceNode))
+        else opening(start, variant, weapon_rule)
+    )
     v = node.base.variant if isinstance(node, ChanceNode) else node.variant
     if v.may_flee_twice:
         raise SolverError(
@@ -206,21 +211,34 @@ class _DeepRecursion:
 
 
 def fair_optimum(
-    start: Node | Sequence[Card | str] | str, variant: str = "classic"
+    start: Node | Sequence[Card | str] | str, variant: str = "classic",
+    weapon_rule: str | None = None, memo: dict[Hashable, tuple[float, float, float]] | None = None,
 ) -> Optimum:
     """Exhaustive expectimax: the optimal expected score and the optimal win probability.
 
     ``start`` is a deck (shuffled uniformly; see :func:`opening`), or an
-    information state or chance node to solve from (``variant`` is then its own).
+    information state or chance node to solve from (``variant`` and
+    ``weapon_rule`` are then its own): any position of a small deck, so that
+    its fair value can serve as the ``V`` of :func:`scoundrel_solver.bound.upper_bound`.
+    ``memo``: a dict to keep the values in and share them between calls on
+    positions of one deck and rule set (as ``V`` is asked of many); ``positions``
+    then counts the positions this call solved anew.
+
+    >>> info = InfoState.from_text(
+    ...     "classic/strict health=9 weapon=- last=- potion=0 resolved=0 fled=0 "
+    ...     "room=[5C 3H 7D 2S] dungeon=[JC 4H 8S]")
+    >>> best = fair_optimum(info)
+    >>> best.win, round(best.score, 6)
+    (1.0, 9.0)
     """
-    root = _start(start, variant)
-    memo: dict[Hashable, tuple[float, float, float]] = {}
+    root = _start(start, variant, weapon_rule)
+    known: dict[Hashable, tuple[float, float, float]] = {} if memo is None else memo
     positions = 0
 
     def value(x: Node) -> tuple[float, float, float]:
         nonlocal positions
         key = memo_key(x)
-        got = memo.get(key)
+        got = known.get(key)
         if got is not None:
             return got
         if isinstance(x, ChanceNode):
@@ -244,7 +262,7 @@ def fair_optimum(
                 max(k[1] for k in kids),
                 max(k[2] for k in kids if k[0] >= best - TIE),
             )
-        memo[key] = out
+        known[key] = out
         return out
 
     with _DeepRecursion():
