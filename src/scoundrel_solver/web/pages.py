@@ -16,6 +16,7 @@ import scoundrel_core as sc
 from ..coach import labels
 from ..coach.game import Game
 from . import api
+from .census import percent
 from .common import game_from, params, settings, today
 from .game import BadInput, link, parse_deal, parse_line_text, replay
 from .pool import Busy
@@ -27,6 +28,8 @@ _env = jinja2.Environment(
     loader=jinja2.PackageLoader("scoundrel_solver.web", "templates"),
     autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
 )
+_env.filters["count_of"] = lambda n, word: f"{n} {word}{'' if n == 1 else 's'}"
+_env.filters["percent"] = percent
 
 
 def render(request: Request, name: str, page: str, status: int = 200, **ctx: Any) -> Response:
@@ -152,8 +155,17 @@ async def about(request: Request) -> Response:
     return render(request, "about.html", "about", t=t)
 
 
+async def learn_page(request: Request) -> Response:
+    from . import learn  # markdown is loaded only when the page is asked for
+
+    q = params(request)
+    return render(request, "learn.html", "learn", t=learn.lesson(q.get("line")),
+                  rules=learn.rules_html())
+
+
 routes = [
     Route("/", home, methods=["GET"]),
+    Route("/learn", learn_page, methods=["GET"]),
     Route("/play", play, methods=["GET"]),
     Route("/daily/{date}", daily, methods=["GET"]),
     Route("/review", review, methods=["GET"]),
