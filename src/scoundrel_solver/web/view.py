@@ -70,7 +70,10 @@ def board(game: Game, path: str) -> dict[str, Any]:
     for row, a in zip(actions, legal, strict=True):
         if a.card is not None:
             by_card.setdefault(str(a.card), []).append(row)
-    room = [{**card_view(c), "actions": by_card.get(str(c), [])} for c in s.room]
+    # under each card, the action its number plays first, the Shift one below it
+    room = [{**card_view(c), "actions": sorted(by_card.get(str(c), []),
+                                               key=lambda row: row["key"].startswith("shift+"))}
+            for c in s.room]
     flee = next((row for row, a in zip(actions, legal, strict=True) if a.is_flee), None)
     kinds = Counter(KIND_NAME[c.kind] for c in info.unseen)
     weapon = s.weapon
