@@ -478,6 +478,7 @@ PAGES = {
     "home": "/",
     "play": "/play?seed=42&line=flee,3D,10D,4H,KC/w,2S/f,6H,10S/w",
     "play-over": None,  # filled in below: a finished game
+    "play-lost": None,  # a lost game: the score minus the monsters left
     "review": None,  # a finished weak game, below
     "analysis": "/analysis?seed=42&line=flee",
     "census": "/census",
@@ -495,6 +496,7 @@ def test_every_page_at_desktop_and_phone_size_without_console_errors(
     out.mkdir(parents=True, exist_ok=True)
     line, _ = _best_line(CLICK_SEED)
     pages = dict(PAGES, **{"play-over": f"/play?seed={CLICK_SEED}&line={','.join(line)}",
+                           "play-lost": f"/play?seed=3&line={','.join(_played_out(3))}",
                            "review": f"/review?seed=5&line={','.join(_played_out(5))}"})
     for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         tab = Page(browser, server, viewport)
