@@ -307,6 +307,20 @@ def test_the_end_of_a_game_says_how_its_score_came_about(client: TestClient) -> 
     assert f"<strong>{won.health}</strong>, plus <strong>3</strong>" in html
 
 
+def test_the_analysis_hints_come_best_first_with_their_keys(client: TestClient) -> None:
+    html = client.get("/analysis?seed=11&line=flee").text
+    table = html.split('<table class="hints">', 1)[1].split("</table>", 1)[0]
+    rows = table.split("<tr")[2:]  # after the head
+    assert rows[0].startswith(' class="best"') and "agent's choice" in rows[0]
+    buttons = {b.split('data-action="', 1)[1].split('"', 1)[0]:
+               b.split('data-key="', 1)[1].split('"', 1)[0]
+               for b in html.split("<button")[1:] if 'data-key="' in b.split(">", 1)[0]}
+    assert len(rows) == len(buttons)
+    for row in rows:
+        action = row.split("<code>", 1)[1].split("</code>", 1)[0]
+        assert f'data-hint-key="{buttons[action]}"' in row, action
+
+
 def test_census_shares_near_100_percent_keep_their_digits(client: TestClient) -> None:
     body = client.get("/api/census").json()
     if body["error"]:

@@ -114,7 +114,7 @@ async def analysis(request: Request) -> Response:
     b = board(game, "/analysis")
     ctx.update(b=b, hidden=game.deal.query(), self_url=link(game, "/analysis"),
                play_url=link(game, "/play"), exact=None, exact_error=None, best_steps=[],
-               forward_href=None, hint_rows=None, hint_error=None, hint_best=None,
+               forward_href=None, hint_rows=None, hint_keys={}, hint_error=None, hint_best=None,
                position_win=0.0)
     if not game.state.is_over:
         try:
@@ -130,7 +130,8 @@ async def analysis(request: Request) -> Response:
             ctx["exact_error"] = f"busy: {err}; reload in a moment"
         try:
             h = await api.hint_for(request, game)
-            ctx["hint_rows"] = h["actions"]
+            ctx["hint_rows"] = h["actions"]  # best first, each with its key on the board
+            ctx["hint_keys"] = {a["action"]: a for a in b["actions"]}
             ctx["hint_best"] = {"action": h["best"]}
             ctx["position_win"] = h["win_chance"] or 0.0
         except Busy as err:
