@@ -50,6 +50,9 @@ def test_the_wheel_holds_the_packages_and_their_data_and_nothing_else(dist: Path
                    "scoundrel_solver/fair/leaf_model.json", "scoundrel_core/_version.py",
                    "scoundrel_solver/cli/entry.py"):
         assert needed in names
+    # /learn's rules: docs/rules.md itself (a link in the source tree), a file in the wheel
+    shipped = zipfile.ZipFile(wheel).read("scoundrel_solver/web/rules.md").decode()
+    assert shipped == (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     tops = {n.split("/")[0] for n in names}
     assert tops == {"scoundrel_core", "scoundrel_solver", f"scoundrel-{__version__}.dist-info"}
     meta = zipfile.ZipFile(wheel).read(f"scoundrel-{__version__}.dist-info/METADATA").decode()

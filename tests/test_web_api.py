@@ -22,11 +22,16 @@ import scoundrel_core as sc
 from scoundrel_core import GameRecord, InfoState
 from scoundrel_solver import solve
 from scoundrel_solver.coach.hints import hint_rows
+from scoundrel_solver.coach.score import explain
 from scoundrel_solver.fair import FairAgent
+from scoundrel_solver.fair.agent import choice, ranked
 from scoundrel_solver.web.app import CSP, MAX_QUERY, create_app
+from scoundrel_solver.web.census import percent
 from scoundrel_solver.web.common import Settings
+from scoundrel_solver.web.learn import DECK, LESSONS, rules_text
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "data"
 SHORT_DECK = "5C 9D 3H QS 2S 7H 4C 8S"
 
 
@@ -89,8 +94,11 @@ def test_hint_gives_the_fair_agents_rows(client: TestClient) -> None:
     body = r.json()
     game = sc.play_line(sc.new_game(seed=11), ["flee"])
     info = sc.observe(InfoState.initial(sc.new_game(seed=11)), sc.FLEE, game)
-    want = hint_rows(FairAgent().evaluate(info))
-    assert [row["action"] for row in body["actions"]] == _legal_texts(game)
+    values = FairAgent().evaluate(info)
+    want = hint_rows(ranked(info, values))
+    # best first: the agent's own choice on top, then the others by its order of choice
+    assert sorted(row["action"] for row in body["actions"]) == sorted(_legal_texts(game))
+    assert body["actions"][0]["action"] == body["best"] == str(choice(info, values).action)
     for got_row, want_row in zip(body["actions"], want, strict=True):
         assert got_row["action"] == want_row["action"]
         assert got_row["value"] == pytest.approx(want_row["value"])
@@ -194,7 +202,7 @@ def test_busy_pool_answers_503_with_retry_after(client: TestClient) -> None:
 
 def test_pages_carry_the_csp_and_no_inline_script(client: TestClient) -> None:
     for path in ("/", "/play?seed=1", "/analysis", "/analysis?seed=1", "/census", "/api",
-                 "/about", "/play?seed=oops"):
+                 "/about", "/play?seed=oops", "/learn", "/learn?line=flee,7D", "/learn?line=7D"):
         r = client.get(path)
         assert r.headers["content-security-policy"] == CSP
         assert "script-src 'self'" in CSP and "unsafe-inline" not in CSP
@@ -213,6 +221,118 @@ def test_hostile_text_is_escaped(client: TestClient) -> None:
             assert r.status_code == 400
             assert evil not in r.text
             assert "&lt;script&gt;" in r.text
+
+
+def test_hostile_text_on_the_learn_page_is_escaped(client: TestClient) -> None:
+    evil = "<script>alert(1)</script>"
+    for line in (evil, f"flee,{evil}", "flee," * 20, "flee,7D,9S/w,5C/w,8C/f,6H,3S/w,10D,KS/w,"
+                 "QC/w,5S/w,4H,2H,2H", "x" * 3000):
+        r = client.get("/learn", params={"line": line})
+        assert r.status_code == 400, line
+        assert evil not in r.text and 'data-field="line"' in r.text
+    assert "&lt;script&gt;" in client.get("/learn", params={"line": evil}).text
+
+
+def _enabled_actions(html: str) -> list[str]:
+    """The data-action of every enabled action button of a page."""
+    return [b.split('data-action="', 1)[1].split('"', 1)[0]
+            for b in html.split("<button")[1:]
+            if 'class="act' in b.split(">", 1)[0] and " disabled" not in b.split(">", 1)[0]]
+
+
+def test_the_tutorial_plays_to_its_end_one_lit_button_a_step(client: TestClient) -> None:
+    script = [a for a, _ in LESSONS]
+    s = sc.new_game(deck=DECK, partial=True)
+    for k in range(len(script) + 1):
+        r = client.get("/learn", params={"line": ",".join(script[:k])} if k else None)
+        assert r.status_code == 200
+        if k < len(script):
+            # the lesson's action, and only it, can be played, with the /play buttons
+            assert _enabled_actions(r.text) == [script[k]], k
+            assert "data-tutorial-done" not in r.text
+            assert str(sc.parse_action(s, script[k])) in _legal_texts(s)
+            s = sc.apply(s, sc.parse_action(s, script[k]))
+    assert s.is_over and s.won
+    assert "data-tutorial-done" in r.text and _enabled_actions(r.text) == []
+    assert f'data-score-explained="{s.score}"' in r.text
+
+
+def test_the_learn_page_shows_the_rules_of_docs_rules_md(client: TestClient) -> None:
+    html = client.get("/learn").text
+    source = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    # one source: the page is the file's text (the package ships that very file)
+    assert rules_text() == source
+    headings = [ln.lstrip("#").strip() for ln in source.splitlines() if ln.startswith("#")]
+    assert len(headings) > 5
+    for h in headings:
+        assert h.replace("&", "&amp;") in html, h
+    for sentence in ("Only the **first** potion you drink in a room heals",
+                     "Your\nscore is your health"):
+        words = sentence.replace("**", "").replace("\n", " ").split()
+        assert " ".join(words) in " ".join(html.replace("<strong>", "").replace(
+            "</strong>", "").split()), sentence
+    # the code examples and the notes for programmers are left out
+    assert "<pre>" not in html and "import scoundrel_core" not in html
+    assert "For programmers" not in html and "sc.new_game" not in html
+    assert 'id="the-end-and-the-score"' in html
+
+
+def test_every_page_links_the_learn_and_about_pages(client: TestClient) -> None:
+    for path in ("/", "/play?seed=1", "/analysis", "/census", "/api", "/about", "/learn",
+                 "/play?seed=oops"):
+        html = client.get(path).text
+        nav = html.split("<nav>", 1)[1].split("</nav>", 1)[0]
+        assert 'href="/learn"' in nav and 'href="/about"' in nav, path
+
+
+def test_the_end_of_a_game_says_how_its_score_came_about(client: TestClient) -> None:
+    # a loss: seed 3 played by its first legal action until dead
+    s, line = sc.new_game(seed=3), []
+    while not s.is_over:
+        a = sc.legal_actions(s)[0]
+        line.append(str(a))
+        s = sc.apply(s, a)
+    assert not s.won
+    html = client.get(f"/play?seed=3&line={','.join(line)}").text
+    parts = explain(s, sc.parse_action_text(line[-1]))
+    assert f'data-score-explained="{s.score}"' in html
+    assert f"<strong>{s.health}</strong>" in html and f"<strong>{parts.left_total}</strong>" in html
+    assert s.health - parts.left_total == s.score
+    # a win with the potion bonus: the last card is a potion drunk at full health
+    deck = "2H 3H"
+    won = sc.play_line(sc.new_game(deck=deck, partial=True), ["2H", "3H"])
+    assert won.won and won.score == won.health + 3
+    html = client.get("/play", params={"deck": deck, "line": "2H,3H"}).text
+    assert f'data-score-explained="{won.score}"' in html
+    assert f"<strong>{won.health}</strong>, plus <strong>3</strong>" in html
+
+
+def test_the_analysis_hints_come_best_first_with_their_keys(client: TestClient) -> None:
+    html = client.get("/analysis?seed=11&line=flee").text
+    table = html.split('<table class="hints">', 1)[1].split("</table>", 1)[0]
+    rows = table.split("<tr")[2:]  # after the head
+    assert rows[0].startswith(' class="best"') and "agent's choice" in rows[0]
+    buttons = {b.split('data-action="', 1)[1].split('"', 1)[0]:
+               b.split('data-key="', 1)[1].split('"', 1)[0]
+               for b in html.split("<button")[1:] if 'data-key="' in b.split(">", 1)[0]}
+    assert len(rows) == len(buttons)
+    for row in rows:
+        action = row.split("<code>", 1)[1].split("</code>", 1)[0]
+        assert f'data-hint-key="{buttons[action]}"' in row, action
+
+
+def test_census_shares_near_100_percent_keep_their_digits(client: TestClient) -> None:
+    body = client.get("/api/census").json()
+    if body["error"]:
+        pytest.skip(body["error"])
+    html = client.get("/census").text
+    for v in body["variants"]:
+        for x in (v["share"], v["low"], v["high"]):
+            shown = percent(x)
+            assert f"{shown}%" in html or f"{shown}–" in html, (v["variant"], x)
+            assert x == 1.0 or shown != "100.00", (v["variant"], x)
+            assert abs(float(shown) - 100 * x) <= 0.005
+    assert "log scale" in html and 'class="grid"' in html
 
 
 def test_daily_redirects_to_the_seed(client: TestClient) -> None:
@@ -249,7 +369,8 @@ VALUES = st.one_of(
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.dictionaries(FIELDS, VALUES, max_size=4),
-       st.sampled_from(["/api/state", "/api/solve", "/api/hint", "/play", "/analysis"]))
+       st.sampled_from(["/api/state", "/api/solve", "/api/hint", "/play", "/analysis",
+                        "/learn"]))
 def test_any_query_gets_an_answer_not_a_crash(client: TestClient, query: dict[str, str],
                                               path: str) -> None:
     r = client.get(path, params=query)

@@ -73,18 +73,26 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server(browser: Any) -> Iterator[str]:
+def server_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The server's output (its access log included): a file, so it never fills a pipe."""
+    return tmp_path_factory.mktemp("server") / "out.log"
+
+
+@pytest.fixture(scope="module")
+def server(browser: Any, server_log: Path) -> Iterator[str]:
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
+    log = server_log.open("w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "scoundrel_solver.cli.web", "--port", str(port),
-         "--workers", "2", "--max-seconds", "5", "--data", str(ROOT / "data")],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+         "--workers", "2", "--max-seconds", "5", "--data", str(ROOT / "data"),
+         "--access-log"],
+        stdout=log, stderr=subprocess.STDOUT, text=True)
     try:
         deadline = time.monotonic() + 240
         while True:
             if proc.poll() is not None:
-                out = proc.stdout.read() if proc.stdout else ""
+                out = server_log.read_text()
                 pytest.fail(f"scoundrel-web exited with {proc.returncode}: {out}")
             try:
                 with urllib.request.urlopen(f"{base}/api/health", timeout=2) as r:
@@ -103,6 +111,7 @@ def server(browser: Any) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        log.close()
 
 
 class Page:
@@ -169,14 +178,132 @@ def test_a_whole_deal_by_keyboard(tab: Page) -> None:
     line, best = _best_line(KEY_SEED)
     page = tab.go(f"/play?seed={KEY_SEED}")
     for step, action in enumerate(line, 1):
-        if action == "flee":
-            key = "f"
-        else:
-            key = page.locator(f'button.act[data-action="{action}"]').get_attribute("data-n")
+        key = page.locator(f'button.act[data-action="{action}"]').get_attribute("data-key")
         with page.expect_navigation():
-            page.keyboard.press(str(key))
+            page.keyboard.press(_press(str(key)))
         assert tab.line() == line[:step], (step, action)
     assert page.locator("[data-final-score]").get_attribute("data-final-score") == str(best)
+
+
+def _press(key: str) -> str:
+    """Playwright's name for a button's data-key: "3", "shift+3" or "f"."""
+    return f"Shift+Digit{key[-1]}" if key.startswith("shift+") else key
+
+
+def test_keys_are_numbered_left_to_right_and_kept_within_a_room(tab: Page) -> None:
+    page = tab.go("/play?seed=42&line=flee")
+    def keys_by_x() -> list[tuple[float, str, str]]:
+        out = []
+        for slot in page.locator(".board .room .slot").all():
+            box = slot.bounding_box()
+            assert box is not None
+            card = slot.locator(".card .rank").inner_text().strip()
+            keys = slot.locator("button.act").evaluate_all(
+                "bs => bs.map(b => b.dataset.key)")
+            plain = [k for k in keys if not k.startswith("shift+")]
+            assert len(plain) == 1, keys
+            out.append((box["x"] + box["y"] * 10_000, card, plain[0]))  # reading order
+        return sorted(out)
+    first = keys_by_x()
+    assert [k for _, _, k in first] == ["1", "2", "3", "4"]
+    # play the second card: the others keep their numbers
+    with page.expect_navigation():
+        page.keyboard.press("2")
+    after = {card: k for _, card, k in keys_by_x()}
+    assert after == {card: k for _, card, k in first if k != "2"}
+    shown = [k for _, _, k in keys_by_x()]
+    assert shown == sorted(shown)
+
+
+def test_the_tutorial_to_its_end(tab: Page) -> None:
+    from scoundrel_solver.web.learn import LESSONS
+
+    page = tab.go("/")
+    with page.expect_navigation():
+        page.locator('nav a[href="/learn"]').click()
+    assert page.locator("#rules h2").first.inner_text().startswith("The rules of Scoundrel")
+    for i, (action, _) in enumerate(LESSONS):
+        tut = page.locator("#tutorial")
+        assert tut.get_attribute("data-tutorial-done") is None
+        assert tut.get_attribute("data-step") == str(i + 1)
+        lit = page.locator("#tutorial button.act:not([disabled])")
+        assert lit.count() == 1 and lit.get_attribute("data-action") == action
+        with page.expect_navigation():
+            if i % 2:  # by its key, as on /play
+                page.keyboard.press(_press(lit.get_attribute("data-key") or ""))
+            else:
+                lit.click()
+    assert page.locator("#tutorial").get_attribute("data-tutorial-done") == "1"
+    end = sc.play_line(sc.new_game(deck="KS QC 5S 2H 7D 9S 5C 6H 4H 8C 3S 10D", partial=True),
+                       [a for a, _ in LESSONS])
+    got = page.locator("[data-score-explained]").get_attribute("data-score-explained")
+    assert got == str(end.score)
+    assert f"your health, {end.health}" in page.locator(".score-parts").inner_text()
+
+
+def test_share_copies_the_link_to_the_clipboard(browser: Any, server: str) -> None:
+    p = Page(browser, server, DESKTOP)
+    try:
+        p.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+        page = p.go("/play?seed=9&line=flee")
+        url_before = page.url
+        page.locator("#share").click()
+        status = page.locator("#share-status")
+        status.filter(has_text="copied").wait_for()
+        assert page.url == url_before  # no reload
+        copied = page.evaluate("navigator.clipboard.readText()")
+        want = server + (page.locator("#share").get_attribute("href") or "")
+        assert copied == want
+        assert parse_qs(urlsplit(copied).query)["line"] == ["flee"]
+        assert not p.errors
+    finally:
+        p.close()
+
+
+def test_game_over_says_how_the_score_came_about(tab: Page) -> None:
+    line = _played_out(3)
+    end = sc.play_line(sc.new_game(seed=3), line)
+    page = tab.go(f"/play?seed=3&line={','.join(line)}")
+    parts = page.locator(".final .score-parts")
+    assert parts.get_attribute("data-score-explained") == str(end.score)
+    text = parts.inner_text()
+    left = sum(c.value for c in (*end.room, *end.dungeon) if c.is_monster)
+    if end.won:
+        assert f"your health, {end.health}" in text
+    else:
+        assert f"your health, {end.health}, minus {left}" in text
+        assert f"score {end.score}" in text
+        assert parts.locator(".left .card").count() == sum(
+            c.is_monster for c in (*end.room, *end.dungeon))
+
+
+def test_hints_come_best_first_with_their_keys(tab: Page) -> None:
+    page = tab.go("/play?seed=11&line=flee")
+    page.keyboard.press("h")
+    rows = page.locator("#hint-body table.hints tbody tr")
+    rows.first.wait_for()
+    assert "best" in (rows.first.get_attribute("class") or "")
+    assert "agent's choice" in rows.first.inner_text()
+    for i in range(rows.count()):
+        action = rows.nth(i).get_attribute("data-hint-action")
+        key = rows.nth(i).locator("kbd").get_attribute("data-hint-key")
+        button = page.locator(f'button.act[data-action="{action}"]')
+        assert key == button.get_attribute("data-key"), action
+
+
+def test_the_access_log_has_one_line_per_request(tab: Page, server_log: Path) -> None:
+    marker = f"access-{time.monotonic_ns()}"
+    for _ in range(3):
+        with urllib.request.urlopen(f"{tab.base}/api/health?{marker}=1", timeout=10) as r:
+            assert r.status == 200
+    deadline = time.monotonic() + 10
+    while True:
+        lines = [ln for ln in server_log.read_text().splitlines() if marker in ln]
+        if len(lines) >= 3 or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    assert len(lines) == 3, lines
+    assert all('"GET /api/health?' in ln and " 200" in ln for ln in lines), lines
 
 
 def test_hints_show_the_chance_of_winning_and_the_expected_score(tab: Page) -> None:
@@ -340,6 +467,9 @@ def test_a_hostile_deck_text_is_shown_not_run(tab: Page) -> None:
     page2 = tab.go(f"/play?deck={quote(evil)}")
     assert page2.evaluate("window.pwned") is None
     assert "<script>" in page2.locator(".error .message").inner_text()
+    page3 = tab.go(f"/learn?line={quote(evil)}")
+    assert page3.evaluate("window.pwned") is None
+    assert "<script>" in page3.locator(".error .message").inner_text()
     # the 400 answers themselves are logged by the browser; nothing else may be
     tab.errors[:] = [e for e in tab.errors if "status of 400" not in e]
 
@@ -348,11 +478,15 @@ PAGES = {
     "home": "/",
     "play": "/play?seed=42&line=flee,3D,10D,4H,KC/w,2S/f,6H,10S/w",
     "play-over": None,  # filled in below: a finished game
+    "play-lost": None,  # a lost game: the score minus the monsters left
     "review": None,  # a finished weak game, below
     "analysis": "/analysis?seed=42&line=flee",
     "census": "/census",
     "api": "/api",
     "about": "/about",
+    "learn": "/learn",
+    "learn-done": "/learn?line=flee,7D,9S/w,5C/w,8C/f,6H,3S/w,10D,KS/w,QC/w,5S/w,4H,2H",
+    "learn-step": "/learn?line=flee,7D,9S/w,5C/w,8C/f,6H#tutorial",
 }
 
 
@@ -362,6 +496,7 @@ def test_every_page_at_desktop_and_phone_size_without_console_errors(
     out.mkdir(parents=True, exist_ok=True)
     line, _ = _best_line(CLICK_SEED)
     pages = dict(PAGES, **{"play-over": f"/play?seed={CLICK_SEED}&line={','.join(line)}",
+                           "play-lost": f"/play?seed=3&line={','.join(_played_out(3))}",
                            "review": f"/review?seed=5&line={','.join(_played_out(5))}"})
     for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         tab = Page(browser, server, viewport)
@@ -373,7 +508,10 @@ def test_every_page_at_desktop_and_phone_size_without_console_errors(
                 if name == "play":
                     page.keyboard.press("h")
                     page.locator("#hint-body table").wait_for()
-                page.screenshot(path=str(out / f"{name}-{size}.png"), full_page=True)
+                # the learn page is mostly the rules' long text: its shots show the
+                # first screen (the tutorial)
+                page.screenshot(path=str(out / f"{name}-{size}.png"),
+                                full_page=not name.startswith("learn"))
             assert not tab.errors, (size, tab.errors)
         finally:
             tab.close()

@@ -12,6 +12,7 @@ address (a port in use).
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 import webbrowser
@@ -95,6 +96,10 @@ def _serve(args: argparse.Namespace) -> int:
     app = create_app(settings, on_ready=ready)
     config = uvicorn.Config(app, host=args.host, port=args.port, access_log=args.access_log,
                             log_level="warning", lifespan="on")
+    if args.access_log:
+        # the Config just set every uvicorn logger to "warning", and the access lines are
+        # INFO: let the access logger alone through, one line per request
+        logging.getLogger("uvicorn.access").setLevel(logging.INFO)
     server = uvicorn.Server(config)
     print(f"{PROG}: starting {args.workers} workers (they compile the solver first)",
           file=sys.stderr, flush=True)

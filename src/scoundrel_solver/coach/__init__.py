@@ -9,6 +9,7 @@
 - :mod:`.hints`: the hint agent (the fair agent that plays and is measured) and
   its values as rows;
 - :mod:`.labels`: decision labels and accuracy from drops in the chance of winning;
+- :mod:`.score`: how a finished game's score came about;
 - :mod:`.review`: a played game judged decision by decision, with the fair
   agent's score and the exact best on the same deal.
 

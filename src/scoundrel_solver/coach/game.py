@@ -71,11 +71,15 @@ class Game:
     stack: tuple[Card, ...]
     room: int
     """Rooms entered so far, this one included (a fled room's replacement counts)."""
+    entry: tuple[Card, ...]
+    """The room as it was dealt: the carried card first, then the cards drawn, in order.
+    Cards resolved since keep their places here, so a player's key for a card (its place,
+    from 1) does not change while the room is played."""
 
     @classmethod
     def begin(cls, deal: Deal) -> Game:
         """The deal before its first action."""
-        return cls(deal, (), deal.start, deal.initial_info(), (), 1)
+        return cls(deal, (), deal.start, deal.initial_info(), (), 1, deal.start.room)
 
     @classmethod
     def from_record(cls, record: GameRecord) -> Game:
@@ -89,8 +93,16 @@ class Game:
         """The game after the legal action ``a`` (an illegal one raises
         :class:`~scoundrel_core.IllegalActionError`)."""
         nxt = sc.apply(self.state, a)
+        # the places change only when cards come in (a refill from an empty dungeon
+        # brings none: the last cards keep theirs)
+        entry = self.entry if set(nxt.room) <= set(self.entry) else nxt.room
         return Game(self.deal, (*self.actions, a), nxt, sc.observe(self.info, a, nxt),
-                    weapon_stack(self.stack, a), self.room + int(starts_room(a, self.state, nxt)))
+                    weapon_stack(self.stack, a), self.room + int(starts_room(a, self.state, nxt)),
+                    entry)
+
+    def place(self, c: Card) -> int:
+        """The place of a card of the room as it was dealt, from 1 (its key)."""
+        return self.entry.index(c) + 1
 
     @property
     def line(self) -> list[str]:

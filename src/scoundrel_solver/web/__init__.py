@@ -7,8 +7,9 @@ The game, hints, review and their words are the coach's
 - :mod:`.view`: what the player may see of a position;
 - :mod:`.tasks` and :mod:`.pool`: solver and agent work in worker processes;
 - :mod:`.api`, :mod:`.pages`: the JSON endpoints and the HTML pages;
+- :mod:`.learn`: the how-to-play page's rules (``docs/rules.md``) and tutorial;
 - :mod:`.app`: the Starlette app (limits, CSP, errors), which the command
   ``scoundrel-web`` (:mod:`scoundrel_solver.cli.web`) serves.
 
-Needs the ``web`` extra (starlette, uvicorn, jinja2).
+Needs the ``web`` extra (starlette, uvicorn, jinja2, markdown).
 """

@@ -8,33 +8,62 @@ or the files, the page says so.
 
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from ..runs.summary import wilson, win_interval
 
-__all__ = ["load_census"]
+__all__ = ["load_census", "percent"]
+
+
+def percent(x: float) -> str:
+    """A share as a percentage, with two digits after the point, more near 0% and
+    100% (up to four) so that 99.996% is not shown as 100.00%.
+
+    >>> percent(0.34676), percent(0.99081), percent(0.99996158), percent(1.0)
+    ('34.68', '99.08', '99.9962', '100.00')
+    """
+    p = 100 * x
+    gap = min(p, 100 - p)
+    digits = 2 if gap <= 0 or gap >= 1 else min(4, max(2, 1 - math.floor(math.log10(gap))))
+    text = f"{p:.{digits}f}"
+    if gap > 0 and float(text) in (0.0, 100.0):  # never round a share to 0% or 100%
+        text = f"{(0.0001 if p < 50 else 99.9999):.4f}"
+    return text
+
+
+_LEFT: Final = 22
+"""Room left of the bars for the scale's labels (SVG units)."""
+
+
+def _scale(c: int, top: int) -> float:
+    """A bar's height, 0..100, on a log scale: one bar must not hide the others."""
+    return round(100 * math.log10(1 + c) / math.log10(1 + top), 2)
 
 
 def _histogram(counts: Counter[int]) -> dict[str, Any]:
-    """Bars for an SVG: every lost deal in one bar, then each winning score 1..30.
+    """Bars for an SVG: every lost deal in one bar, then each winning score 1..30, on a log
+    scale with its powers of ten drawn and labelled.
 
     The same layout for every variant, so the histograms compare at a glance.
     """
     lost = sum(c for score, c in counts.items() if score <= 0)
     groups = [("lost", 0, lost)] + [(str(s), s, counts.get(s, 0)) for s in range(1, 31)]
-    top = max(c for _, _, c in groups) or 1
+    top = max(max(c for _, _, c in groups), 1)
     w = 8
     bars = []
     for i, (name, score, c) in enumerate(groups):
-        x = i * w + (6 if i else 0)  # a gap between the lost bar and the wins
+        x = _LEFT + i * w + (6 if i else 0)  # a gap between the lost bar and the wins
         bars.append({"label": name, "score": score, "count": c, "x": x, "w": w - 1.5,
-                     "h": round(100 * c / top, 2)})
+                     "h": _scale(c, top)})
     ticks = [{"x": b["x"], "label": b["label"]} for b in bars
              if b["label"] in ("lost", "1", "10", "20", "30")]
-    return {"bars": bars, "width": len(groups) * w + 8, "ticks": ticks,
-            "low": min(counts)}
+    grid = [{"y": round(100 - _scale(10**k, top), 2), "label": f"{10**k:,}"}
+            for k in range(int(math.log10(top)) + 1)]
+    return {"bars": bars, "width": _LEFT + len(groups) * w + 8, "ticks": ticks,
+            "grid": grid, "left": _LEFT, "low": min(counts)}
 
 
 def load_census(data_dir: Path) -> tuple[list[dict[str, Any]], str | None]:

@@ -16,6 +16,7 @@ import scoundrel_core as sc
 from ..coach import labels
 from ..coach.game import Game
 from . import api
+from .census import percent
 from .common import game_from, params, settings, today
 from .game import BadInput, link, parse_deal, parse_line_text, replay
 from .pool import Busy
@@ -27,6 +28,8 @@ _env = jinja2.Environment(
     loader=jinja2.PackageLoader("scoundrel_solver.web", "templates"),
     autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
 )
+_env.filters["count_of"] = lambda n, word: f"{n} {word}{'' if n == 1 else 's'}"
+_env.filters["percent"] = percent
 
 
 def render(request: Request, name: str, page: str, status: int = 200, **ctx: Any) -> Response:
@@ -111,7 +114,7 @@ async def analysis(request: Request) -> Response:
     b = board(game, "/analysis")
     ctx.update(b=b, hidden=game.deal.query(), self_url=link(game, "/analysis"),
                play_url=link(game, "/play"), exact=None, exact_error=None, best_steps=[],
-               forward_href=None, hint_rows=None, hint_error=None, hint_best=None,
+               forward_href=None, hint_rows=None, hint_keys={}, hint_error=None, hint_best=None,
                position_win=0.0)
     if not game.state.is_over:
         try:
@@ -127,7 +130,8 @@ async def analysis(request: Request) -> Response:
             ctx["exact_error"] = f"busy: {err}; reload in a moment"
         try:
             h = await api.hint_for(request, game)
-            ctx["hint_rows"] = h["actions"]
+            ctx["hint_rows"] = h["actions"]  # best first, each with its key on the board
+            ctx["hint_keys"] = {a["action"]: a for a in b["actions"]}
             ctx["hint_best"] = {"action": h["best"]}
             ctx["position_win"] = h["win_chance"] or 0.0
         except Busy as err:
@@ -152,8 +156,17 @@ async def about(request: Request) -> Response:
     return render(request, "about.html", "about", t=t)
 
 
+async def learn_page(request: Request) -> Response:
+    from . import learn  # markdown is loaded only when the page is asked for
+
+    q = params(request)
+    return render(request, "learn.html", "learn", t=learn.lesson(q.get("line")),
+                  rules=learn.rules_html())
+
+
 routes = [
     Route("/", home, methods=["GET"]),
+    Route("/learn", learn_page, methods=["GET"]),
     Route("/play", play, methods=["GET"]),
     Route("/daily/{date}", daily, methods=["GET"]),
     Route("/review", review, methods=["GET"]),

@@ -20,6 +20,7 @@ from ..coach.game import Game
 from ..coach.hints import HintRow, best_row, hint_agent, hint_rows
 from ..coach.review import review as coach_review
 from ..fair import FairAgent
+from ..fair.agent import ranked
 
 __all__ = ["MEMO_LIMIT", "hint", "ping", "review", "solve_json", "warm"]
 
@@ -58,9 +59,10 @@ def solve_json(start: State | int, variant: str, weapon_rule: str,
 
 
 def hint(info: InfoState) -> tuple[list[HintRow], HintRow | None]:
-    """The fair agent's rows for every legal action of ``info``, and the row it plays."""
+    """The fair agent's rows for every legal action of ``info``, best first (the row it
+    plays first), and the row it plays."""
     values = _agent(str(info.variant)).evaluate(info)
-    return hint_rows(values), best_row(values, info)
+    return hint_rows(ranked(info, values)), best_row(values, info)
 
 
 def review(start: State, line: list[str], bottom: tuple[sc.Card, ...],

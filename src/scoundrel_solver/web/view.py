@@ -11,9 +11,10 @@ from collections import Counter
 from typing import Any, Final
 
 import scoundrel_core as sc
-from scoundrel_core import Card, Kind
+from scoundrel_core import Action, Card, Kind
 
 from ..coach.game import Game
+from ..coach.score import explain
 from ..coach.words import action_label, rank_of, weapon_reach_text
 from .game import link
 
@@ -32,21 +33,47 @@ def card_view(c: Card) -> dict[str, Any]:
     }
 
 
+def _key(game: Game, a: Action, legal: tuple[Action, ...]) -> dict[str, Any]:
+    """The key that plays ``a``: ``F`` flees; a card's key is its place in the room as
+    dealt (1 to 4 left to right, kept while the room is played). A monster the weapon may
+    fight is fought with it by its number, barehanded by Shift and its number."""
+    c = a.card
+    if c is None:
+        return {"n": None, "key": "f", "kbd": "F"}
+    n = game.place(c)
+    if c.is_monster and not a.with_weapon and any(
+            b.card == c and b.with_weapon for b in legal):
+        return {"n": n, "key": f"shift+{n}", "kbd": f"\u21e7{n}"}
+    return {"n": n, "key": str(n), "kbd": str(n)}
+
+
+def _score_parts(game: Game) -> dict[str, Any] | None:
+    """How the finished game's score came about (None while it runs)."""
+    if not game.state.is_over:
+        return None
+    p = explain(game.state, game.actions[-1] if game.actions else None)
+    return {"text": p.text, "health": p.health, "bonus": p.bonus,
+            "bonus_card": None if p.bonus_card is None else card_view(p.bonus_card),
+            "left": [card_view(c) for c in p.left], "left_total": p.left_total}
+
+
 def board(game: Game, path: str) -> dict[str, Any]:
     """The position for a template or JSON: cards, health, weapon, dungeon, actions."""
     s, info = game.state, game.info
     legal = sc.legal_actions(s)
-    number = {a: i for i, a in enumerate(legal, 1)}
     line = game.line
     actions = [{
-        "n": number[a], "action": str(a), "label": action_label(a, s),
+        **_key(game, a, legal), "action": str(a), "label": action_label(a, s),
         "line": ",".join([*line, str(a)]), "href": link(game, path, [*line, str(a)]),
     } for a in legal]
     by_card: dict[str, list[dict[str, Any]]] = {}
     for row, a in zip(actions, legal, strict=True):
         if a.card is not None:
             by_card.setdefault(str(a.card), []).append(row)
-    room = [{**card_view(c), "actions": by_card.get(str(c), [])} for c in s.room]
+    # under each card, the action its number plays first, the Shift one below it
+    room = [{**card_view(c), "actions": sorted(by_card.get(str(c), []),
+                                               key=lambda row: row["key"].startswith("shift+"))}
+            for c in s.room]
     flee = next((row for row, a in zip(actions, legal, strict=True) if a.is_flee), None)
     kinds = Counter(KIND_NAME[c.kind] for c in info.unseen)
     weapon = s.weapon
@@ -70,6 +97,7 @@ def board(game: Game, path: str) -> dict[str, Any]:
         "step": len(line),
         "line": line,
         "over": s.is_over, "won": s.won, "score": s.score,
+        "score_parts": _score_parts(game),
         "variant": str(s.variant),
         "undo_href": link(game, path, line[:-1]) if line else None,
         "restart_href": link(game, path, []),

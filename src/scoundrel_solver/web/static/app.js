@@ -100,12 +100,21 @@
     thead.appendChild(head);
     table.appendChild(thead);
     var tbody = el("tbody");
+    // the rows come best first (the agent's own choice on top); each shows the key
+    // that plays it, read from the action's button on the page
     data.actions.forEach(function (row) {
       var tr = el("tr", row.action === data.best ? "best" : null);
       tr.setAttribute("data-hint-action", row.action);
-      var code = el("code", null, row.action);
       var td = el("td");
-      td.appendChild(code);
+      var button = actionButton(row.action);
+      var kbd = button ? button.querySelector("kbd") : null;
+      if (kbd) {
+        var key = el("kbd", null, kbd.textContent);
+        key.setAttribute("data-hint-key", button.getAttribute("data-key") || "");
+        td.appendChild(key);
+        td.appendChild(document.createTextNode(" "));
+      }
+      td.appendChild(el("code", null, row.action));
       tr.appendChild(td);
       tr.appendChild(el("td", "win", row.win_chance === null ? "n/a" : pct(row.win_chance)));
       tr.appendChild(el("td", "score",
@@ -120,6 +129,14 @@
     });
     table.appendChild(tbody);
     body.appendChild(table);
+  }
+
+  function actionButton(action) {
+    var found = null;
+    document.querySelectorAll("button.act[data-action]").forEach(function (b) {
+      if (b.getAttribute("data-action") === action) found = b;
+    });
+    return found;
   }
 
   function askHint(game) {
@@ -159,17 +176,31 @@
         askHint(game);
       });
     }
+    initKeys(game);
+  }
+
+  // Keys: a card's number is its place in the room as dealt (data-key "3"); Shift and
+  // the number fights barehanded ("shift+3", when the weapon could fight it too).
+  function initKeys(game) {
     document.addEventListener("keydown", function (ev) {
       if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
       var t = ev.target;
       if (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement ||
           t instanceof HTMLSelectElement) return;
       var key = ev.key.toLowerCase();
+      // the digit from the physical key, so Shift+3 is 3 on every keyboard layout
+      var digit = /^(Digit|Numpad)[1-9]$/.test(ev.code) ? ev.code.slice(-1) :
+        (/^[1-9]$/.test(key) ? key : null);
       var button = null;
-      if (/^[1-9]$/.test(key)) {
-        button = document.querySelector('button.act[data-n="' + key + '"]');
+      if (digit) {
+        if (ev.shiftKey) {
+          button = document.querySelector('button.act[data-key="shift+' + digit + '"]');
+        }
+        if (!button) button = document.querySelector('button.act[data-key="' + digit + '"]');
       } else if (key === "f") {
         button = document.querySelector('button.act[data-action="flee"]');
+      } else if (!game) {
+        return;
       } else if (key === "h") {
         if (document.getElementById("hint-button")) askHint(game);
         ev.preventDefault();
@@ -184,6 +215,30 @@
         ev.preventDefault();
         button.click();
       }
+    });
+  }
+
+  // ---- share links: copied to the clipboard -----------------------------------
+  function initShare() {
+    var share = document.getElementById("share");
+    var status = document.getElementById("share-status");
+    if (!share || !status) return;
+    share.addEventListener("click", function (ev) {
+      ev.preventDefault();
+      var url = new URL(share.getAttribute("href"), window.location.href).href;
+      function fallback() {
+        // no clipboard (an insecure origin, or permission refused): show the link to copy
+        status.textContent = "Copy this link: " + url;
+        status.className = "share-status manual";
+      }
+      if (!navigator.clipboard || !window.isSecureContext) {
+        fallback();
+        return;
+      }
+      navigator.clipboard.writeText(url).then(function () {
+        status.textContent = "Link copied to the clipboard.";
+        status.className = "share-status copied";
+      }, fallback);
     });
   }
 
@@ -307,6 +362,8 @@
     var page = document.body.getAttribute("data-page");
     var game = document.getElementById("game");
     if (page === "play" && game) initPlay(game);
+    if (page === "learn") initKeys(null);
+    initShare();
     if (page === "home") initHome();
     if (page === "review") initReview();
     if (page === "analysis") initAnalysis();
