@@ -254,3 +254,22 @@ def test_an_export_of_a_seed_range_carries_its_provenance(tmp_path: Path) -> Non
     stamp = read_provenance(out)
     assert stamp["command"].endswith(f"export --db {db} --seeds 3:6 --out {out}")
     assert stamp["version"] and stamp["commit"] and stamp["date"].startswith("20")
+
+
+def test_a_retry_under_a_larger_limit_is_kept_even_with_fewer_nodes(tmp_path: Path) -> None:
+    """A retry under a longer --max-seconds that searched fewer nodes (timing noise) still
+    leaves its limit in the store, so a later run under that limit settles the deal; what
+    the first search found (a winning line, a tighter bound) is not lost."""
+    first = row(7, 3, proven=False, nodes=1000, upper=20)._replace(max_seconds=0.004)
+    retry = row(7, -5, proven=False, nodes=600, upper=25)._replace(max_seconds=0.006)
+    with make(tmp_path / "c.sqlite", [first]) as store:
+        assert store.settled("hard", "strict", SeedRange(0, 10), 0.006) == set()
+        with store.transaction():
+            assert store.add([retry]) == 1
+        (got,) = store.rows()
+        assert (got.max_seconds, got.nodes) == (0.006, 600)
+        assert (got.best_score, got.upper_bound, got.winnable) == (3, 20, True)
+        assert store.settled("hard", "strict", SeedRange(0, 10), 0.006) == {7}
+        with store.transaction():  # a smaller limit with fewer nodes changes nothing
+            assert store.add([row(7, 9, proven=False, nodes=5, upper=9)
+                              ._replace(max_seconds=0.001)]) == 0

@@ -323,3 +323,63 @@ def test_the_fast_replay_agrees_with_play_line(seed: int, variant: str, rule: st
     except ValueError:
         got = "not over"
     assert got == want
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--max-nodes", str(2**63)], "is not an integer 1..9223372036854775807"),
+        (["--max-seconds", "inf"], "is not a positive finite number"),
+        (["--max-seconds", "1e400"], "is not a positive finite number"),
+        (["--max-seconds", "nan"], "is not a positive finite number"),
+    ],
+)
+def test_a_limit_the_reader_would_refuse_is_refused_by_the_parser(
+    tmp_path: Path, argv: list[str], needle: str
+) -> None:
+    """One definition of each limit: what the results files' reader refuses, the parsers of
+    `scoundrel-solve --seeds --out` and `scoundrel-census run` refuse first (exit 2, one
+    line, nothing written)."""
+    env = {**os.environ, "PYTHONPATH": SRC}
+    out, db = tmp_path / "r.jsonl", tmp_path / "c.sqlite"
+    commands = [[sys.executable, "-m", "scoundrel_solver.cli.solve", "--seeds", "0:2",
+                 "--variant", "hard", "--quiet", "--out", str(out), *argv]]
+    if "--max-seconds" in argv:
+        commands.append([sys.executable, "-m", "scoundrel_solver.cli.census", "run",
+                         "--seeds", "0:2", "--variant", "hard", "--db", str(db), *argv])
+    for cmd in commands:
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2, done.stderr
+        assert needle in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
+    assert not out.exists() and not db.exists()
+
+
+def test_the_largest_node_limit_is_written_and_read_back(tmp_path: Path) -> None:
+    """`--max-nodes 2**63 - 1`, the largest the parser takes, is read back by the same run,
+    by a resume and by a census import."""
+    env = {**os.environ, "PYTHONPATH": SRC}
+    out = tmp_path / "r.jsonl"
+    cmd = [sys.executable, "-m", "scoundrel_solver.cli.solve", "--seeds", "0:3", "--variant",
+           "hard", "--quiet", "--out", str(out), "--max-nodes", str(2**63 - 1)]
+    for _ in range(2):
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+    assert [r["max_nodes"] for r in rows_of(out)] == [2**63 - 1] * 3
+    done = subprocess.run([sys.executable, "-m", "scoundrel_solver.cli.census", "import",
+                           "--db", str(tmp_path / "c.sqlite"), str(out)],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "3 saved" in done.stdout, done.stderr
+
+
+def test_the_store_takes_its_limits_as_parameters(tmp_path: Path) -> None:
+    """An infinite or tiny limit reaches SQLite as a parameter: the store answers, it is
+    not called damaged (the float used to be formatted into the SQL text)."""
+    from scoundrel_solver.census.store import CensusRow, Store
+
+    with Store(tmp_path / "c.sqlite") as store:
+        with store.transaction():
+            store.add([CensusRow("hard", "strict", 1, 3, 9, False, True, 10, 0.5, "t", None,
+                                 0.5)])
+        for limit in (float("inf"), 1e-300, 5e-324):
+            assert store.settled("hard", "strict", SeedRange(0, 5), limit) == (
+                set() if limit > 0.5 else {1})

@@ -86,14 +86,32 @@ _CREATE = ("BEGIN IMMEDIATE;"
                     .replace("INSERT INTO", "INSERT OR IGNORE INTO")
            + "COMMIT;")
 
-# Insert, or replace only by a better row: proven beats unproven; between two
-# unproven rows the one that searched more nodes wins; a proven row is final.
+# Insert, or replace only by a better row: proven beats unproven; a proven row is final.
+# Between two unproven rows the new one is taken when it searched more nodes, or ran under
+# larger limits (no limit is the largest; a retry under a longer --max-seconds may, by
+# timing noise, search fewer nodes, and must still leave its limit in the store, or every
+# later run with that limit would retry the deal again). What either search found stays
+# known: the higher best score (and so a winning line found), the lower upper bound.
+_LARGER = ("(excluded.{c} IS NULL AND results.{c} IS NOT NULL OR "
+           "excluded.{c} > results.{c})")
+_NO_SMALLER = "(excluded.{c} IS NULL OR excluded.{c} >= results.{c})"
+_TAKEN = ("(excluded.proven = 1 OR excluded.nodes > results.nodes OR ("
+          + " AND ".join(_NO_SMALLER.format(c=c) for c in ("max_nodes", "max_seconds"))
+          + " AND (" + " OR ".join(_LARGER.format(c=c) for c in ("max_nodes", "max_seconds"))
+          + ")))")
+_BEST = "MAX(results.best_score, excluded.best_score)"
+_MERGED = {
+    "best_score": f"CASE WHEN excluded.proven = 1 THEN excluded.best_score ELSE {_BEST} END",
+    "upper_bound": ("CASE WHEN excluded.proven = 1 THEN excluded.upper_bound ELSE MAX(MIN("
+                    f"results.upper_bound, excluded.upper_bound), {_BEST}) END"),
+    "winnable": (f"CASE WHEN excluded.proven = 1 THEN excluded.winnable WHEN {_BEST} > 0 "
+                 "THEN 1 ELSE NULL END"),
+}
 _UPSERT = f"""
 INSERT INTO results ({", ".join(COLUMNS)}) VALUES ({", ".join("?" * len(COLUMNS))})
 ON CONFLICT (variant, weapon_rule, seed) DO UPDATE SET
-    {", ".join(f"{c} = excluded.{c}" for c in COLUMNS[3:])}
-WHERE results.proven = 0
-  AND (excluded.proven = 1 OR excluded.nodes > results.nodes)
+    {", ".join(f"{c} = {_MERGED.get(c, f'excluded.{c}')}" for c in COLUMNS[3:])}
+WHERE results.proven = 0 AND {_TAKEN}
 """
 
 
@@ -146,11 +164,13 @@ def _is_census(conn: sqlite3.Connection, path: Path) -> bool:
     return found is not None and found[0] == FORMAT
 
 
-def _no_larger(mine: float | None, column: str) -> str:
-    """SQL: this run's limit is no larger than the row's (None: no limit, the largest)."""
+def _no_larger(mine: float | None, column: str, args: list[object]) -> str:
+    """SQL: this run's limit is no larger than the row's (None: no limit, the largest).
+    The limit goes in as a parameter (appended to ``args``), never into the SQL text."""
     if mine is None:
         return f"{column} IS NULL"
-    return f"({column} IS NULL OR {column} >= {float(mine)!r})"
+    args.append(mine)
+    return f"({column} IS NULL OR {column} >= ?)"
 
 
 def _nearly_full(path: Path) -> bool:
@@ -388,10 +408,11 @@ class Store:
         # whose limits were not kept (both NULL, from before 0.2) is retried only without
         # limits, as a results file's row is.
         held = (f"((max_nodes IS NOT NULL OR max_seconds IS NOT NULL) "
-                f"AND {_no_larger(max_nodes, 'max_nodes')} "
-                f"AND {_no_larger(max_seconds, 'max_seconds')})")
+                f"AND {_no_larger(max_nodes, 'max_nodes', args)} "
+                f"AND {_no_larger(max_seconds, 'max_seconds', args)})")
         if "max_nodes" not in self._columns:  # a read-only older store: no limits kept
             held = "0"
+            del args[len(args) - (max_nodes is not None) - (max_seconds is not None):]
         with _damage_named(self.path):
             return self.conn.execute(
                 f"SELECT {what} FROM results{where} AND (proven = 1 OR {held})", args

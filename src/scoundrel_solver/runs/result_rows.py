@@ -36,7 +36,7 @@ from scoundrel_core.actions import ACTIONS
 from scoundrel_core.rules import apply_trusted, legal_ids
 
 __all__ = ["BEST_SCORE", "MAX_LIMIT", "MAX_LINE_ACTIONS", "WORST_SCORE", "BadRow", "check_line",
-           "check_row", "conflict", "replay_score"]
+           "check_row", "conflict", "node_limit", "replay_score", "seconds_limit"]
 
 WORST_SCORE: Final = -188
 """The lowest score of any game (every monster left in play after the health is gone)."""
@@ -78,6 +78,33 @@ def _number(value: object, key: str, where: str, positive: bool) -> float:
     if not math.isfinite(f) or f < 0 or (positive and f == 0):
         need = "a positive" if positive else "a non-negative"
         raise BadRow(f"{where}: {key} {value!r} is not {need} finite number")
+    return f
+
+
+def node_limit(value: object) -> int:
+    """A ``max_nodes`` limit as every reader and every parser takes it: an integer
+    1..:data:`MAX_LIMIT`; else a ``ValueError`` saying so (the caller names the value).
+
+    >>> node_limit(2**63)
+    Traceback (most recent call last):
+    ValueError: is not an integer 1..9223372036854775807
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_LIMIT:
+        raise ValueError(f"is not an integer 1..{MAX_LIMIT}")
+    return value
+
+
+def seconds_limit(value: object) -> float:
+    """A ``max_seconds`` limit as every reader and every parser takes it: a finite number
+    above 0 (``inf`` and ``nan`` are refused: a row must be written as JSON, and no
+    limit is written as null); else a ``ValueError`` saying so."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError("is not a positive finite number")
+    if isinstance(value, int) and not 0 < value <= MAX_LIMIT:
+        raise ValueError("is not a positive finite number")
+    f = float(value)
+    if not (math.isfinite(f) and f > 0):
+        raise ValueError("is not a positive finite number")
     return f
 
 
@@ -132,10 +159,12 @@ def check_row(row: Any, where: str) -> dict[str, Any]:
     if "stopped_by" in row and (stop is None) != proven:
         raise BadRow(f"{where}: stopped_by {_json(stop)} on a row that is "
                      f"{'proven' if proven else 'not proven'}")
-    if row.get("max_nodes") is not None:
-        _integer(row, "max_nodes", where, 1, MAX_LIMIT)
-    if row.get("max_seconds") is not None:
-        _number(row["max_seconds"], "max_seconds", where, positive=True)
+    for key, limit in (("max_nodes", node_limit), ("max_seconds", seconds_limit)):
+        if row.get(key) is not None:
+            try:
+                limit(row[key])
+            except ValueError as err:
+                raise BadRow(f"{where}: {key} {sc.excerpt(row[key], 40)} {err}") from None
     return row
 
 
