@@ -179,7 +179,7 @@ def test_bad_input_gives_one_line_and_exit_2(
     assert code == 2 and ".parquet or .csv" in err
     monkeypatch.setitem(sys.modules, "distributed", None)  # the census extra not installed
     code, _, err = run(capsys, "run", "--seeds", "0:10", "--variant", "hard", "--db", db)
-    assert code == 2 and len(err.splitlines()) == 1 and "scoundrel[census]" in err
+    assert code == 2 and len(err.splitlines()) == 1 and "scoundrel-solver[census]" in err
 
 
 def test_solve_and_the_census_store_need_no_dask_or_pyarrow() -> None:

@@ -47,7 +47,7 @@ def load_census(data_dir: Path) -> tuple[list[dict[str, Any]], str | None]:
     try:
         import pyarrow.parquet  # noqa: F401
     except ImportError:
-        return [], "pyarrow is not installed (pip install 'scoundrel[census]')"
+        return [], "pyarrow is not installed (pip install 'scoundrel-solver[census]')"
     census = data_dir / "census.parquet"
     if not census.is_file():
         return [], "no census data on this server (census.parquet in its --data folder)"
