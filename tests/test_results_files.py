@@ -287,17 +287,21 @@ def test_a_row_whose_line_does_not_reach_its_score_is_refused_by_resume_and_impo
     assert len(path.read_text().splitlines()) == 2  # nothing solved, nothing appended
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.integers(0, 2**64 - 1), st.sampled_from(["classic", "easy", "hard"]),
-       st.sampled_from(["strict", "equal"]), st.lists(st.integers(0, 200), max_size=120))
+       st.sampled_from(["strict", "equal"]), st.lists(st.integers(0, 200), max_size=140),
+       st.booleans(), st.booleans())
 def test_the_fast_replay_agrees_with_play_line(seed: int, variant: str, rule: str,
-                                                 picks: list[int]) -> None:
-    """replay_score is play_line's fast twin: on lines of legal moves (in the solver's
-    notation and in lower case) and with one illegal move, the same score or the same
-    refusal."""
-    from scoundrel_solver.runs.result_rows import replay_score
+                                                 picks: list[int], lower: bool,
+                                                 swap: bool) -> None:
+    """line_score (the compiled replay, for lines in the solver's notation) and
+    replay_score (the Python one) are play_line's twins: on lines of legal moves, cut
+    anywhere, with an illegal move added, in lower case, with the deal's deck or another:
+    the same score or the same refusal."""
+    from scoundrel_solver.runs.result_rows import line_score, replay_score
 
-    s = sc.new_game(seed=seed, variant=variant, weapon_rule=rule)
+    v = sc.get_variant(variant, rule)
+    s = sc.new_game(seed=seed, variant=v)
     line: list[str] = []
     for pick in picks:
         legal = sc.legal_actions(s)
@@ -307,22 +311,27 @@ def test_the_fast_replay_agrees_with_play_line(seed: int, variant: str, rule: st
             line.append("KS/w")
             break
         text = str(legal[pick % len(legal)])
-        line.append(text.lower() if pick % 7 == 0 else text)
+        line.append(text.lower() if lower and pick % 7 == 0 else text)
         s = sc.apply(s, text)
+    deck = [str(c) for c in sc.deal(seed)]
+    if swap:
+        deck = _swapped(deck)
     try:
-        want: object = sc.play_line(sc.new_game(seed=seed, variant=variant, weapon_rule=rule),
-                                    line)
-        want = want.score if want.is_over else "not over"  # type: ignore[attr-defined]
+        end = sc.play_line(sc.new_game(seed=seed, variant=v), line)
+        want: object = end.score if end.is_over else "not over"
     except sc.IllegalActionError as err:
         want = str(err)
-    try:
-        got: object = replay_score(sc.new_game(seed=seed, variant=variant, weapon_rule=rule),
-                                   line)
-    except sc.IllegalActionError as err:
-        got = str(err)
-    except ValueError:
-        got = "not over"
-    assert got == want
+    got = []
+    for replay in (lambda: replay_score(sc.new_game(seed=seed, variant=v), line),
+                   lambda: line_score(seed, v, line), lambda: line_score(seed, v, line, deck)):
+        try:
+            got.append(replay())
+        except sc.IllegalActionError as err:
+            got.append(str(err))
+        except ValueError as err:
+            got.append("deck" if "deck" in str(err) else "not over")
+    assert got[:2] == [want, want]
+    assert got[2] == ("deck" if swap else want)
 
 
 @pytest.mark.parametrize(

@@ -31,12 +31,14 @@ from __future__ import annotations
 import math
 from typing import Any, Final
 
+import numpy as np
+
 import scoundrel_core as sc
 from scoundrel_core.actions import ACTIONS
 from scoundrel_core.rules import apply_trusted, legal_ids
 
 __all__ = ["BEST_SCORE", "MAX_LIMIT", "MAX_LINE_ACTIONS", "WORST_SCORE", "BadRow", "check_line",
-           "check_row", "conflict", "node_limit", "replay_score", "seconds_limit"]
+           "check_row", "conflict", "line_score", "node_limit", "replay_score", "seconds_limit"]
 
 WORST_SCORE: Final = -188
 """The lowest score of any game (every monster left in play after the health is gone)."""
@@ -53,6 +55,7 @@ far fewer times than that; a longer line is refused unread, so a row's replay is
 # The canonical text of every action (as the solver writes lines): one dict look-up a step.
 # A potion or a weapon has one action, the even id (its odd id prints the same text).
 _ACTION_IDS: Final = {str(a): int(a) for a in reversed(ACTIONS)}
+_CARD_IDS: Final = {str(c): c.id for c in sc.FULL_DECK}
 _STOPS: Final = (None, "max_nodes", "max_seconds")
 
 
@@ -195,6 +198,34 @@ def replay_score(start: sc.State, line: list[Any]) -> int:
     return int(score)
 
 
+class _DeckDiffers(ValueError):
+    pass
+
+
+def line_score(seed: int, variant: sc.Variant, line: list[Any],
+               deck: list[Any] | None = None) -> int:
+    """The score at the end of ``line`` played on seed ``seed``'s deal, with the errors of
+    :func:`replay_score` (and a ``ValueError`` when ``deck``, given, is not the deal). A
+    line in the solver's notation is replayed by the compiled twin
+    (:mod:`._replay_kernel`, a few microseconds); any other line, and any line it
+    refuses, by :func:`replay_score`, which words the error."""
+    from ._replay_kernel import DECK_DIFFERS, ENDS, replay_line
+
+    ids = [_ACTION_IDS.get(t) if isinstance(t, str) else None for t in line]
+    cards = [] if deck is None else [_CARD_IDS.get(c) if isinstance(c, str) else None
+                                     for c in deck]
+    if None not in ids and None not in cards:
+        found, score, _ = replay_line(seed, variant.flee_code, variant.wear_code,
+                                      np.array(ids, np.int64), np.array(cards, np.int64))
+        if found == ENDS:
+            return score
+        if found == DECK_DIFFERS:
+            raise _DeckDiffers(f"deck is not the deal of seed {seed}")
+    elif deck is not None and deck != [str(c) for c in sc.deal(seed)]:
+        raise _DeckDiffers(f"deck is not the deal of seed {seed}")
+    return replay_score(sc.new_game(seed=seed, variant=variant), line)
+
+
 def check_line(row: dict[str, Any], where: str) -> dict[str, Any]:
     """The row (already passed by :func:`check_row`) if its line, replayed on its seed's
     deal, ends the game on its ``best_score``; else a :class:`BadRow` naming ``where``.
@@ -212,13 +243,14 @@ def check_line(row: dict[str, Any], where: str) -> dict[str, Any]:
     if len(line) > MAX_LINE_ACTIONS:
         raise BadRow(f"{where}: a line of {len(line):,} actions (at most "
                      f"{MAX_LINE_ACTIONS:,}); no solve writes one")
-    deal = sc.deal(seed)
     deck = row.get("deck")
-    if deck is not None and deck != [str(c) for c in deal]:
-        raise BadRow(f"{where}: deck is not the deal of seed {seed}")
-    start = sc.new_game(seed=seed, variant=row["variant"], weapon_rule=row["weapon_rule"])
+    if deck is not None and not isinstance(deck, list):
+        raise BadRow(f"{where}: deck {sc.excerpt(deck, 40)} is not a list of cards")
     try:
-        score = replay_score(start, line)
+        score = line_score(seed, sc.get_variant(row["variant"], row["weapon_rule"]), line,
+                           deck)
+    except _DeckDiffers as err:
+        raise BadRow(f"{where}: {err}") from None
     except (sc.IllegalActionError, ValueError) as err:
         raise BadRow(f"{where}: the line is not a game of seed {seed} "
                      f"({row['variant']}/{row['weapon_rule']}): {err}") from None
