@@ -98,3 +98,18 @@ def fill_disk(where: Path, leave: int = 0) -> None:
 
 def free_disk(where: Path) -> None:
     (where / "filler").unlink(missing_ok=True)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line when the browser tests were skipped (no Chromium, or no Playwright): a
+    skip is otherwise easy to miss in the summary's count, and CI=true makes them fail."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", [])
+               if "test_web_browser.py" in str(getattr(r, "nodeid", ""))
+               or "test_web_browser.py" in str(getattr(r, "location", ("",))[0])]
+    if skipped:
+        reason = str(skipped[0].longrepr[-1]) if isinstance(skipped[0].longrepr, tuple) else ""
+        terminalreporter.write_line(
+            f"browser tests skipped: {reason.removeprefix('Skipped: ')}; "
+            "to run them, install Chromium (apt-get install chromium, or python -m "
+            "playwright install chromium) and run pytest tests/test_web_browser.py "
+            "(CI=true makes a missing browser fail)")

@@ -179,7 +179,7 @@ def test_bad_input_gives_one_line_and_exit_2(
     assert code == 2 and ".parquet or .csv" in err
     monkeypatch.setitem(sys.modules, "distributed", None)  # the census extra not installed
     code, _, err = run(capsys, "run", "--seeds", "0:10", "--variant", "hard", "--db", db)
-    assert code == 2 and len(err.splitlines()) == 1 and "scoundrel[census]" in err
+    assert code == 2 and len(err.splitlines()) == 1 and "scoundrel-solver[census]" in err
 
 
 def test_solve_and_the_census_store_need_no_dask_or_pyarrow() -> None:
@@ -206,3 +206,23 @@ def test_unproven_deals_are_retried_when_the_limit_allows_more(
     assert "0 results saved" in out  # the same limit would only repeat the same search
     assert run(capsys, *base)[0] == 0
     assert stored(db) == expected("hard", "strict", range(20))
+
+
+def test_a_longer_limit_retries_every_unproven_deal_and_keeps_its_limit(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, cluster: tuple[str, object],
+) -> None:
+    """`--max-seconds 0.004`, then `0.006`: every deal left unproven is retried and its row
+    then carries the longer limit (a retry that searched fewer nodes, by timing noise, used
+    to leave the shorter limit behind: 24 of 101 deals), so a third run under 0.006 has
+    nothing left to retry."""
+    db = tmp_path / "c.sqlite"
+    base = ["run", "--seeds", "0:60", "--db", str(db), "--scheduler", cluster[0]]
+    assert run(capsys, *base, "--max-seconds", "0.004")[0] == 0
+    assert any(not r[5] for r in stored(db))  # classic deals need more than 4 ms
+    assert run(capsys, *base, "--max-seconds", "0.006")[0] == 0
+    with sqlite3.connect(db) as conn:
+        short = conn.execute("SELECT COUNT(*) FROM results WHERE proven = 0 AND "
+                             "max_seconds < 0.006").fetchone()[0]
+    assert short == 0
+    _, out, _ = run(capsys, *base, "--max-seconds", "0.006")
+    assert "0 results saved" in out and "60 already done" in out, out

@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import fill_disk, free_disk
 from scoundrel_solver.census.errors import CensusError
@@ -222,3 +224,101 @@ def test_summary_and_export_commands_read_a_read_only_store(
     assert main(["export", "--db", db, "--out", str(tmp_path / "e.csv")]) == 0
     assert (tmp_path / "e.csv").read_text().count("\n") == 501
     assert main(["export", "--db", db, "--out", db.replace(".sqlite", ".csv")]) == 2
+
+
+def _census(*argv: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": SRC}
+    return subprocess.run([sys.executable, "-m", "scoundrel_solver.cli.census", *argv],
+                          env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_summary_of_a_store_with_overwritten_pages_is_one_line(tmp_path: Path) -> None:
+    """`summary` reads inside the same guard as run, import and export."""
+    db = tmp_path / "c.sqlite"
+    big_store(db)
+    size = db.stat().st_size
+    with open(db, "r+b") as f:  # overwrite a run of pages in the middle of the table
+        f.seek(size // 3)
+        f.write(os.urandom(size // 3))
+    for argv in (["summary"], ["summary", "--json"]):
+        done = _census(*argv, "--db", str(db))
+        assert done.returncode == 2, done.stderr
+        assert f"census database '{db}' is damaged" in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("edit", "needle"),
+    [
+        ("best_score = 999, upper_bound = 999", "best_score 999 is outside -188..30"),
+        ("variant = 'medium'", "variant 'medium' is not one of"),
+        ("winnable = 0", "winnable false, but a proven score of 4 wins"),
+        ("seconds = -1.5", "seconds -1.5 is not a non-negative finite number"),
+        ("nodes = 'many'", "nodes 'many' is not an integer"),
+        ("best_score = 'x'", "best_score 'x' is not an integer"),
+        ("seed = 'x'", "seed 'x' is not an integer"),
+        ("proven = 7", "proven 7 is not true or false"),
+        ("max_seconds = 9e999", "max_seconds inf"),
+    ],
+)
+def test_summary_and_export_refuse_a_row_edited_in_the_store(
+    tmp_path: Path, edit: str, needle: str
+) -> None:
+    """Stored rows are checked with the results files' rules as they are read: summary and
+    export refuse an edited row in one line naming the store and the row (they used to
+    count it, export it, or end in a traceback)."""
+    db = tmp_path / "c.sqlite"
+    make(db, [row(s, 4) for s in range(5)]).close()
+    conn = sqlite3.connect(db)
+    conn.execute(f"UPDATE results SET {edit} WHERE seed = ?", (3 - 2**63,))
+    conn.commit()
+    conn.close()
+    for argv in (["summary"], ["summary", "--json"], ["export", "--out",
+                                                      str(tmp_path / "e.parquet")],
+                 ["export", "--out", str(tmp_path / "e.csv")]):
+        done = _census(*argv, "--db", str(db))
+        assert done.returncode == 2, (argv, done.stdout, done.stderr)
+        assert needle in done.stderr and str(db) in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
+    assert not (tmp_path / "e.parquet").exists() and not (tmp_path / "e.csv").exists()
+
+
+_VALUES = st.one_of(st.none(), st.integers(-300, 300), st.sampled_from([2**62, -(2**62)]),
+                    st.floats(allow_nan=False), st.sampled_from(["x", "hard", "strict", ""]))
+_COLUMNS = ("variant", "weapon_rule", "best_score", "upper_bound", "proven", "winnable",
+            "nodes", "seconds", "max_nodes", "max_seconds")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from(_COLUMNS), _VALUES, max_size=3))
+def test_the_sql_row_check_agrees_with_check_row(edits: dict[str, object]) -> None:
+    """Store.check_rows (SQL, for the summary) is the twin of the per-row check the
+    export and every reader apply (check_row): on rows edited at random they refuse the
+    same rows."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "c.sqlite"
+        make(db, [row(1, 4), row(2, -3, proven=False, upper=9)]).close()
+        conn = sqlite3.connect(db)
+        try:
+            for column, value in edits.items():
+                conn.execute(f"UPDATE results SET {column} = ? WHERE seed = ?",
+                             (value, 2 - 2**63))
+            conn.commit()
+        except sqlite3.IntegrityError:  # NOT NULL or the key: SQLite itself refuses
+            return
+        finally:
+            conn.close()
+        with Store(db, readonly=True) as store:
+            try:
+                list(store.rows())
+                slow = None
+            except CensusError as err:
+                slow = str(err)
+            try:
+                store.check_rows()
+                fast = None
+            except CensusError as err:
+                fast = str(err)
+        assert fast == slow

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import scoundrel_core as sc
 from scoundrel_solver.census.importer import import_file
 from scoundrel_solver.census.store import CensusRow, Store
 from scoundrel_solver.cli.census import main
@@ -178,18 +179,24 @@ def test_export_round_trips_through_pyarrow_and_csv(tmp_path: Path) -> None:
 
 
 def test_import_loads_results_files_once_and_keeps_the_better_row(tmp_path: Path) -> None:
-    def line(seed: int | None, best: int, proven: bool = True, **extra: object) -> str:
-        obj = {"format": "scoundrel-solve/1", "seed": seed, "variant": "hard",
-               "weapon_rule": "equal", "deck": [], "best_score": best, "upper_bound": best + 3 * (
-                   not proven), "winnable": best > 0 if proven else None, "proven": proven,
-               "line": ["KS"], "nodes": 5, "seconds": 0.01, **extra}
+    from scoundrel_solver import solve
+
+    def line(seed: int | None, proven: bool = True, **extra: object) -> str:
+        if seed is None:  # a deck solved by hand: kept, never counted
+            obj = {**solve(" ".join(str(c) for c in sc.deal(9)), variant="hard",
+                           weapon_rule="equal").to_json(), **extra}
+        else:  # real rows: each line is replayed on its deal when read
+            r = solve(seed, variant="hard", weapon_rule="equal",
+                      max_nodes=None if proven else 1)
+            obj = {**r.to_json(), **extra}
         return json.dumps(obj) + "\n"
 
+    best = {s: solve(s, variant="hard", weapon_rule="equal").best_score for s in (1, 2, 3, 4)}
     first = tmp_path / "a.jsonl"
-    first.write_text(line(1, -3, proven=False) + line(None, 9) + "\n" + line(2, 8)
-                     + line(3, 2, solver_version="0.0.9") + line(4, 1)[:40])
+    first.write_text(line(1, proven=False) + line(None) + "\n" + line(2)
+                     + line(3, solver_version="0.0.9") + line(4)[:40])
     second = tmp_path / "b.jsonl"
-    second.write_text(line(1, -2) + line(2, 8) + line(4, 1))
+    second.write_text(line(1) + line(2) + line(4))
     with Store(tmp_path / "c.sqlite") as store:
         r = import_file(store, first)
         assert (r.read, r.saved, r.no_seed, r.partial) == (4, 3, 1, 1)
@@ -197,7 +204,7 @@ def test_import_loads_results_files_once_and_keeps_the_better_row(tmp_path: Path
         assert import_file(store, second).saved == 2  # seed 1 now proven, seed 4 new
         got = [(x.seed, x.best_score, x.proven)
                for x in store.rows()]
-        assert got == [(1, -2, True), (2, 8, True), (3, 2, True), (4, 1, True)]
+        assert got == [(s, best[s], True) for s in (1, 2, 3, 4)]
         assert [x.solver_version for x in store.rows()][2] == "0.0.9"
         assert store.count(variant="hard", weapon_rule="equal") == 4
 
@@ -247,3 +254,22 @@ def test_an_export_of_a_seed_range_carries_its_provenance(tmp_path: Path) -> Non
     stamp = read_provenance(out)
     assert stamp["command"].endswith(f"export --db {db} --seeds 3:6 --out {out}")
     assert stamp["version"] and stamp["commit"] and stamp["date"].startswith("20")
+
+
+def test_a_retry_under_a_larger_limit_is_kept_even_with_fewer_nodes(tmp_path: Path) -> None:
+    """A retry under a longer --max-seconds that searched fewer nodes (timing noise) still
+    leaves its limit in the store, so a later run under that limit settles the deal; what
+    the first search found (a winning line, a tighter bound) is not lost."""
+    first = row(7, 3, proven=False, nodes=1000, upper=20)._replace(max_seconds=0.004)
+    retry = row(7, -5, proven=False, nodes=600, upper=25)._replace(max_seconds=0.006)
+    with make(tmp_path / "c.sqlite", [first]) as store:
+        assert store.settled("hard", "strict", SeedRange(0, 10), 0.006) == set()
+        with store.transaction():
+            assert store.add([retry]) == 1
+        (got,) = store.rows()
+        assert (got.max_seconds, got.nodes) == (0.006, 600)
+        assert (got.best_score, got.upper_bound, got.winnable) == (3, 20, True)
+        assert store.settled("hard", "strict", SeedRange(0, 10), 0.006) == {7}
+        with store.transaction():  # a smaller limit with fewer nodes changes nothing
+            assert store.add([row(7, 9, proven=False, nodes=5, upper=9)
+                              ._replace(max_seconds=0.001)]) == 0

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import scoundrel_core as sc
+from scoundrel_solver import solve
 from scoundrel_solver.cli.solve import main
 from scoundrel_solver.runs.batch import Batch, Limits, read_results
 from scoundrel_solver.runs.jsonl import ResultsFileError
@@ -68,9 +69,9 @@ def test_a_proven_row_beats_an_unproven_one(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     list(Batch(SeedRange(0, 2), HARD, out).run())
     proven = rows(out)
-    unproven = [dict(r, proven=False, best_score=-188, upper_bound=30, winnable=None,
-                     stopped_by="max_nodes", max_nodes=1)
-                for r in proven]
+    unproven = [{**solve(r["seed"], variant="hard", max_nodes=1).to_json(), "max_nodes": 1,
+                 "max_seconds": None} for r in proven]
+    assert not any(r["proven"] for r in unproven)
     out.write_text("".join(json.dumps(r) + "\n" for r in unproven + proven + unproven))
     b = Batch(SeedRange(0, 2), HARD, out)
     assert b.todo_count == 0

@@ -73,8 +73,8 @@ MAX_STEPS = 150
 PAR = weights_array()
 """The fair kernel's weights: only the win bonus it adds to a won game's score matters here."""
 SPIEL_MAX_SEED = 2**31 - 1
-"""The largest seed OpenSpiel's game parameters carry (a C++ int): larger deal seeds fail to
-load (``test_openspiel_takes_every_deal_seed``), so their games leave OpenSpiel out."""
+"""The largest seed OpenSpiel's game parameters carry (a C++ int): a larger deal seed is
+refused (``test_openspiel_takes_every_deal_seed``), so their games leave OpenSpiel out."""
 POLICIES = ("uniform", "careful", "solver")
 """How a trajectory chooses: uniformly among the legal actions; ``careful``, most often
 the action leaving the most health; ``solver``, along the exact solver's best line (a
@@ -550,10 +550,11 @@ def test_the_sweep_covers_every_kind_of_card_and_ending() -> None:
 
 
 @pytest.mark.skipif(bool(SPIEL_MISSING), reason=SPIEL_MISSING or "-")
-@pytest.mark.xfail(strict=True, raises=RuntimeError, reason=(
-    "a known disagreement: ScoundrelSpielGame accepts seeds up to MAX_SEED (2**64 - 1) but "
-    "OpenSpiel's game parameters are C++ ints, so a seed of 2**31 or more fails in pybind11 "
-    "with an unnamed RuntimeError (pyspiel.load_game: SpielError) instead of dealing"))
 def test_openspiel_takes_every_deal_seed() -> None:
-    game = ScoundrelSpielGame({"seed": SPIEL_MAX_SEED + 1})
-    assert game.deal == sc.new_game(seed=SPIEL_MAX_SEED + 1)
+    """The seeds OpenSpiel's 32-bit parameters carry load and deal; a larger deal seed is
+    refused clearly (it used to fail in pybind11 with an unnamed RuntimeError), and
+    play_deal plays it on the unseeded game."""
+    game = ScoundrelSpielGame({"seed": SPIEL_MAX_SEED})
+    assert game.deal == sc.new_game(seed=SPIEL_MAX_SEED)
+    with pytest.raises(sc.SeedError, match="above 2147483647"):
+        ScoundrelSpielGame({"seed": SPIEL_MAX_SEED + 1})

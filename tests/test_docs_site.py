@@ -31,6 +31,10 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
         page = (site / "api" / package / "index.html").read_text()
         assert f"{package}.rules" in page or f"{package}.solve" in page
     assert (site / "notebooks" / "01-tour" / "index.html").is_file()
+    # offline: no page asks another site for fonts (mkdocs-material does unless font: false)
+    for page in site.rglob("*.html"):
+        text = page.read_text(errors="replace")
+        assert "fonts.googleapis.com" not in text and "fonts.gstatic.com" not in text, page
 
 
 def _undocumented(package: str) -> list[str]:

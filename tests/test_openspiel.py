@@ -279,3 +279,93 @@ def test_openspiel_mcts_and_ismcts_play_legal_moves() -> None:
 if __name__ == "__main__" and sys.argv[1:] == ["--write-playthrough"]:
     _write_playthrough()
     print(f"wrote {PLAYTHROUGH}")
+
+
+def test_loading_a_crafted_state_runs_no_code(tmp_path: Path) -> None:
+    """`deserialize_state` of OpenSpiel's pickled form (crafted to write a file when
+    unpickled) is refused, and nothing runs; the text a state serialises to is plain."""
+    import os
+    import subprocess
+
+    marker = tmp_path / "ran"
+    probe = f"""
+import base64, os, pickle, pyspiel
+import scoundrel_core.openspiel
+
+class Payload:
+    def __reduce__(self):
+        return (os.mkdir, ({str(marker)!r},))
+
+game = pyspiel.load_game("python_scoundrel(variant=hard)")
+crafted = ("history=\\nmove_number=0\\n__dict__="
+           + base64.b64encode(pickle.dumps({{"x": Payload()}})).decode())
+try:
+    game.deserialize_state(crafted)
+    print("loaded")
+except Exception as err:
+    print(type(err).__name__, err)
+state = game.new_initial_state()
+state.apply_action(state.legal_actions()[0])
+print(repr(state.serialize()))
+"""
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": src})
+    assert done.returncode == 0, done.stderr
+    assert not marker.exists()
+    assert done.stdout.startswith("StateTextError not a serialised python_scoundrel state")
+    assert "'scoundrel-openspiel-state/1\\nline=0\\nposition=hard/strict" in done.stdout
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.integers(0, 2**32 - 1), st.sampled_from(["", "hard"]))
+def test_a_serialised_state_reads_back_as_itself(seed: int, rng_seed: int, variant: str
+                                                 ) -> None:
+    """Every state of a game, serialised, reads back with the same history and position;
+    a text edited anywhere (a step, the position, the header) is a StateTextError."""
+    game = load(f"seed={seed}" + (",variant=hard" if variant else ""))
+    state, rng = game.new_initial_state(), random.Random(rng_seed)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.dealt_outcome())
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        text = state.serialize()
+        back = game.deserialize_state(text)
+        assert back.history() == state.history() and str(back) == str(state)
+    header, line, position = text.split("\n")
+    steps = line[len("line="):].split(",")
+    edits = [
+        "\n".join([header, line, position.replace("health=", "health=1")]),
+        "\n".join([header, "line=" + ",".join([*steps[:-1], "88"]), position]),
+        "\n".join([header, "line=" + ",".join([*steps, steps[-1]]), position]),
+        "\n".join(["scoundrel-openspiel-state/2", line, position]),
+        "\n".join([header, "line=" + ",".join([*steps[:-1], "-1"]), position]),
+        text + "\n",
+    ]
+    for edited in edits:
+        with pytest.raises(sc.StateTextError):
+            game.deserialize_state(edited)
+
+
+def test_chance_outcomes_at_a_decision_node_is_a_clear_error() -> None:
+    state = load("seed=3").new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.dealt_outcome())
+    with pytest.raises(sc.IllegalActionError, match=r"chance_outcomes\(\) is asked at a "
+                       "chance node only; here it is the player's turn"):
+        state.chance_outcomes()
+
+
+def test_a_seed_beyond_openspiels_ints_is_refused_clearly() -> None:
+    """OpenSpiel's integer parameters are 32-bit: seeds up to 2**31 - 1 load and deal; a
+    larger deal seed is a SeedError naming the bound and play_deal, which plays any seed."""
+    from scoundrel_core.openspiel.game import MAX_SPIEL_SEED, ScoundrelSpielGame
+
+    game = ScoundrelSpielGame({"seed": MAX_SPIEL_SEED})
+    assert game.deal == sc.new_game(seed=MAX_SPIEL_SEED)
+    for seed in (MAX_SPIEL_SEED + 1, sc.MAX_SEED):
+        with pytest.raises(sc.SeedError, match=f"seed {seed} is above 2147483647.*play_deal"):
+            ScoundrelSpielGame({"seed": seed})
+    played = play_deal(load(), lambda s: s.legal_actions()[0], sc.MAX_SEED)
+    assert played.score == sc.play_line(sc.new_game(seed=sc.MAX_SEED), played.actions).score

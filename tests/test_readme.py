@@ -54,3 +54,25 @@ def test_every_docs_page_is_linked_from_the_readme() -> None:
     unlinked = [p for p in pages if f"]({p})" not in README]
     assert not unlinked, (f"add a row for {unlinked} to the README's table of pages "
                           "(\"Where to go next\")")
+
+
+def test_skipped_browser_tests_are_named_in_one_line(tmp_path: Path) -> None:
+    """Without a browser (here: without Playwright, hidden by an empty stand-in) the browser
+    tests skip outside CI, and pytest prints one line saying so and how to run them; the
+    README's test command names Chromium."""
+    import os
+    import subprocess
+    import sys
+
+    assert "chromium" in README.split("```bash\n", 1)[1].split("```", 1)[0].lower()
+    (tmp_path / "playwright").mkdir()
+    (tmp_path / "playwright" / "__init__.py").write_text("")  # no sync_api: import fails
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(ROOT / "src")])
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "tests/test_web_browser.py"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode in (0, 5), done.stdout[-2000:]  # 5: the module skipped whole
+    lines = [x for x in done.stdout.splitlines() if x.startswith("browser tests skipped")]
+    assert len(lines) == 1, done.stdout[-2000:]
+    assert "install Chromium" in lines[0] and "pytest tests/test_web_browser.py" in lines[0]

@@ -18,6 +18,10 @@ import pytest
 from scoundrel_core._version import __version__
 
 ROOT = Path(__file__).resolve().parents[1]
+DIST_INFO = f"scoundrel_solver-{__version__}.dist-info"
+"""The wheel's metadata folder: the distribution is ``scoundrel-solver`` (``scoundrel`` on the
+package index is another project's); the import names stay ``scoundrel_core`` and
+``scoundrel_solver``."""
 
 
 @pytest.fixture(scope="module")
@@ -32,8 +36,8 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_build_makes_an_sdist_and_a_wheel_of_this_version(dist: Path) -> None:
     names = sorted(p.name for p in dist.iterdir())
-    assert names == [f"scoundrel-{__version__}-py3-none-any.whl",
-                     f"scoundrel-{__version__}.tar.gz"]
+    assert names == [f"scoundrel_solver-{__version__}-py3-none-any.whl",
+                     f"scoundrel_solver-{__version__}.tar.gz"]
 
 
 def test_twine_accepts_both(dist: Path) -> None:
@@ -54,12 +58,12 @@ def test_the_wheel_holds_the_packages_and_their_data_and_nothing_else(dist: Path
     shipped = zipfile.ZipFile(wheel).read("scoundrel_solver/web/rules.md").decode()
     assert shipped == (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     tops = {n.split("/")[0] for n in names}
-    assert tops == {"scoundrel_core", "scoundrel_solver", f"scoundrel-{__version__}.dist-info"}
-    meta = zipfile.ZipFile(wheel).read(f"scoundrel-{__version__}.dist-info/METADATA").decode()
+    assert tops == {"scoundrel_core", "scoundrel_solver", DIST_INFO}
+    meta = zipfile.ZipFile(wheel).read(f"{DIST_INFO}/METADATA").decode()
     assert f"Version: {__version__}" in meta
     assert "Requires-Dist: numba" in meta and "Requires-Dist: numpy" in meta
     entry = zipfile.ZipFile(wheel).read(
-        f"scoundrel-{__version__}.dist-info/entry_points.txt").decode()
+        f"{DIST_INFO}/entry_points.txt").decode()
     assert "scoundrel-solve = scoundrel_solver.cli.entry:solve_main" in entry
 
 

@@ -12,9 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import scoundrel_core as sc
 from conftest import fill_disk, free_disk
+from scoundrel_solver import solve
 from scoundrel_solver.cli.solve import main
 from scoundrel_solver.runs.batch import Batch, read_results
 from scoundrel_solver.runs.jsonl import (
@@ -169,9 +172,9 @@ def test_two_solver_runs_on_one_file_keep_every_row(tmp_path: Path) -> None:
     assert set(seeds) == set(range(200))
 
 
-BASE = {"seed": 4, "variant": "hard", "weapon_rule": "strict", "best_score": 14,
-        "upper_bound": 14, "proven": True, "winnable": True, "stopped_by": None,
-        "nodes": 10, "seconds": 0.1, "max_nodes": None, "max_seconds": None}
+# Seed 0 of hard scores 14 at best; this is its proven row, line and all.
+BASE = {**solve(0, variant="hard").to_json(), "max_nodes": None, "max_seconds": None}
+assert BASE["best_score"] == 14
 
 
 @pytest.mark.parametrize(
@@ -221,10 +224,171 @@ def test_two_proven_rows_that_disagree_are_reported_by_both_readers(tmp_path: Pa
     from scoundrel_solver.census.store import Store
 
     path = tmp_path / "r.jsonl"
-    other = {**BASE, "best_score": 12, "upper_bound": 12}
+    # A real line of seed 0 that scores less than 14, in a row that calls it proven.
+    short = solve(0, variant="hard", max_nodes=1).to_json()
+    assert short["best_score"] < 14
+    other = {**short, "upper_bound": short["best_score"], "proven": True, "stopped_by": None,
+             "winnable": short["best_score"] > 0}
     path.write_text(f"{json.dumps(BASE)}\n{json.dumps(other)}\n")
-    with pytest.raises(ResultsFileError, match=f"{path}:2: seed 4 .* proven to score 12 here "
-                       f"but 14 at {path}:1"):
+    with pytest.raises(ResultsFileError, match=f"{path}:2: seed 0 .* proven to score "
+                       f"{other['best_score']} here but 14 at {path}:1"):
         Batch(SeedRange(0, 10), HARD, path)
-    with Store(tmp_path / "c.sqlite") as store, pytest.raises(CensusError, match="seed 4"):
+    with Store(tmp_path / "c.sqlite") as store, pytest.raises(CensusError, match="seed 0"):
         import_file(store, path)
+
+
+def _row_of_seed_4() -> dict[str, Any]:
+    return {**solve(4, variant="hard").to_json(), "max_nodes": None, "max_seconds": None}
+
+
+def _swapped(deck: list[str]) -> list[str]:
+    return [deck[1], deck[0], *deck[2:]]
+
+
+@pytest.mark.parametrize(
+    ("forge", "needle"),
+    [
+        # a score the deal cannot give (the line reaches 14)
+        (lambda r: {**r, "best_score": 20, "upper_bound": 20}, "best_score 20, but the line "
+         "reaches 14 on seed 0"),
+        # a line the rules refuse (hard never flees)
+        (lambda r: {**r, "line": ["flee", *r["line"][1:]]}, "the line is not a game of seed "
+         "0 (hard/strict): step 1:"),
+        # a line that stops before the game ends
+        (lambda r: {**r, "line": r["line"][:10]}, "the line stops after 10 steps"),
+        # a deck that is not the seed's deal
+        (lambda r: {**r, "deck": _swapped(r["deck"])}, "deck is not the deal of seed 0"),
+        # seed 4's row passed off as seed 0's, its deck and score with it
+        (lambda r: {**_row_of_seed_4(), "seed": 0, "deck": r["deck"]}, "not a game of seed 0"),
+        (lambda r: {k: v for k, v in r.items() if k != "line"}, "line None is not a list"),
+    ],
+)
+def test_a_row_whose_line_does_not_reach_its_score_is_refused_by_resume_and_import(
+    tmp_path: Path, forge: Any, needle: str
+) -> None:
+    """Each row's line is replayed on its seed's deal when read: `scoundrel-solve --seeds
+    --out` (resuming) and `scoundrel-census import` refuse the forged row, naming file and
+    line, instead of counting the seed as settled."""
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps(_row_of_seed_4()) + "\n" + json.dumps(forge(BASE)) + "\n")
+    env = {**os.environ, "PYTHONPATH": SRC}
+    solve_run = subprocess.run(
+        [sys.executable, "-m", "scoundrel_solver.cli.solve", "--seeds", "0:5", "--variant",
+         "hard", "--quiet", "--out", str(path)],
+        env=env, capture_output=True, text=True, timeout=120)
+    census_import = subprocess.run(
+        [sys.executable, "-m", "scoundrel_solver.cli.census", "import", "--db",
+         str(tmp_path / "c.sqlite"), str(path)],
+        env=env, capture_output=True, text=True, timeout=120)
+    for done in (solve_run, census_import):
+        assert done.returncode == 2, done.stderr
+        assert f"{path}:2: " in done.stderr and needle in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
+    assert len(path.read_text().splitlines()) == 2  # nothing solved, nothing appended
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**64 - 1), st.sampled_from(["classic", "easy", "hard"]),
+       st.sampled_from(["strict", "equal"]), st.lists(st.integers(0, 200), max_size=140),
+       st.booleans(), st.booleans())
+def test_the_fast_replay_agrees_with_play_line(seed: int, variant: str, rule: str,
+                                                 picks: list[int], lower: bool,
+                                                 swap: bool) -> None:
+    """line_score (the compiled replay, for lines in the solver's notation) and
+    replay_score (the Python one) are play_line's twins: on lines of legal moves, cut
+    anywhere, with an illegal move added, in lower case, with the deal's deck or another:
+    the same score or the same refusal."""
+    from scoundrel_solver.runs.result_rows import line_score, replay_score
+
+    v = sc.get_variant(variant, rule)
+    s = sc.new_game(seed=seed, variant=v)
+    line: list[str] = []
+    for pick in picks:
+        legal = sc.legal_actions(s)
+        if not legal:
+            break
+        if pick == 200:  # an action that may well be illegal here
+            line.append("KS/w")
+            break
+        text = str(legal[pick % len(legal)])
+        line.append(text.lower() if lower and pick % 7 == 0 else text)
+        s = sc.apply(s, text)
+    deck = [str(c) for c in sc.deal(seed)]
+    if swap:
+        deck = _swapped(deck)
+    try:
+        end = sc.play_line(sc.new_game(seed=seed, variant=v), line)
+        want: object = end.score if end.is_over else "not over"
+    except sc.IllegalActionError as err:
+        want = str(err)
+    got = []
+    for replay in (lambda: replay_score(sc.new_game(seed=seed, variant=v), line),
+                   lambda: line_score(seed, v, line), lambda: line_score(seed, v, line, deck)):
+        try:
+            got.append(replay())
+        except sc.IllegalActionError as err:
+            got.append(str(err))
+        except ValueError as err:
+            got.append("deck" if "deck" in str(err) else "not over")
+    assert got[:2] == [want, want]
+    assert got[2] == ("deck" if swap else want)
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--max-nodes", str(2**63)], "is not an integer 1..9223372036854775807"),
+        (["--max-seconds", "inf"], "is not a positive finite number"),
+        (["--max-seconds", "1e400"], "is not a positive finite number"),
+        (["--max-seconds", "nan"], "is not a positive finite number"),
+    ],
+)
+def test_a_limit_the_reader_would_refuse_is_refused_by_the_parser(
+    tmp_path: Path, argv: list[str], needle: str
+) -> None:
+    """One definition of each limit: what the results files' reader refuses, the parsers of
+    `scoundrel-solve --seeds --out` and `scoundrel-census run` refuse first (exit 2, one
+    line, nothing written)."""
+    env = {**os.environ, "PYTHONPATH": SRC}
+    out, db = tmp_path / "r.jsonl", tmp_path / "c.sqlite"
+    commands = [[sys.executable, "-m", "scoundrel_solver.cli.solve", "--seeds", "0:2",
+                 "--variant", "hard", "--quiet", "--out", str(out), *argv]]
+    if "--max-seconds" in argv:
+        commands.append([sys.executable, "-m", "scoundrel_solver.cli.census", "run",
+                         "--seeds", "0:2", "--variant", "hard", "--db", str(db), *argv])
+    for cmd in commands:
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2, done.stderr
+        assert needle in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
+    assert not out.exists() and not db.exists()
+
+
+def test_the_largest_node_limit_is_written_and_read_back(tmp_path: Path) -> None:
+    """`--max-nodes 2**63 - 1`, the largest the parser takes, is read back by the same run,
+    by a resume and by a census import."""
+    env = {**os.environ, "PYTHONPATH": SRC}
+    out = tmp_path / "r.jsonl"
+    cmd = [sys.executable, "-m", "scoundrel_solver.cli.solve", "--seeds", "0:3", "--variant",
+           "hard", "--quiet", "--out", str(out), "--max-nodes", str(2**63 - 1)]
+    for _ in range(2):
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+    assert [r["max_nodes"] for r in rows_of(out)] == [2**63 - 1] * 3
+    done = subprocess.run([sys.executable, "-m", "scoundrel_solver.cli.census", "import",
+                           "--db", str(tmp_path / "c.sqlite"), str(out)],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "3 saved" in done.stdout, done.stderr
+
+
+def test_the_store_takes_its_limits_as_parameters(tmp_path: Path) -> None:
+    """An infinite or tiny limit reaches SQLite as a parameter: the store answers, it is
+    not called damaged (the float used to be formatted into the SQL text)."""
+    from scoundrel_solver.census.store import CensusRow, Store
+
+    with Store(tmp_path / "c.sqlite") as store:
+        with store.transaction():
+            store.add([CensusRow("hard", "strict", 1, 3, 9, False, True, 10, 0.5, "t", None,
+                                 0.5)])
+        for limit in (float("inf"), 1e-300, 5e-324):
+            assert store.settled("hard", "strict", SeedRange(0, 5), limit) == (
+                set() if limit > 0.5 else {1})

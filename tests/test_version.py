@@ -17,6 +17,7 @@ from scoundrel_core._version import __version__
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+DISTRIBUTION = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["name"]
 
 
 def test_both_packages_report_the_one_version() -> None:
@@ -25,7 +26,7 @@ def test_both_packages_report_the_one_version() -> None:
 
 
 def test_the_installed_metadata_has_the_same_version() -> None:
-    installed = metadata.version("scoundrel")
+    installed = metadata.version(DISTRIBUTION)
     assert installed == __version__, (
         f"the installed metadata says {installed}, the source {__version__}: "
         "reinstall (pip install -e .) after a version change")

@@ -51,7 +51,7 @@ def test_without_the_web_extra_it_says_how_to_install_it(missing: str) -> None:
     err = done.stderr
     assert len(err.splitlines()) == 1, err
     assert err.startswith("scoundrel-web: error: the web extra is not installed (")
-    assert missing in err and "pip install 'scoundrel[web]'" in err
+    assert missing in err and "pip install 'scoundrel-solver[web]'" in err
 
 
 def test_the_options_are_read_without_the_web_extra() -> None:

@@ -1,4 +1,4 @@
-"""Scoundrel as a gymnasium environment (needs the ``rl`` extra: ``pip install scoundrel[rl]``).
+"""Scoundrel as a gymnasium environment (the ``rl`` extra: ``pip install scoundrel-solver[rl]``).
 
 Importing this module registers ``Scoundrel-v0``::
 

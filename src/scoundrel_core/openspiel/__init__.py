@@ -1,4 +1,4 @@
-"""Scoundrel for OpenSpiel (needs the ``openspiel`` extra: ``pip install scoundrel[openspiel]``).
+"""Scoundrel for OpenSpiel (the ``openspiel`` extra: ``pip install scoundrel-solver[openspiel]``).
 
 Importing this module registers the game ``python_scoundrel``::
 

@@ -15,8 +15,17 @@ ids 0..43. ``action_to_string`` writes the project's notation: ``7D``,
 ``KS/w``, ``KS/f``, ``flee``; ``QS`` for a card drawn.
 
 Game parameters: ``variant`` (``classic`` or ``hard``), ``weapon_rule``
-(``strict`` or ``equal``), and ``seed`` (-1 = none). ``easy`` is refused: it
-allows fleeing forever, and an OpenSpiel game must have a bounded length.
+(``strict`` or ``equal``), and ``seed`` (-1 = none, else 0..2**31 - 1:
+OpenSpiel's integer parameters are 32-bit C++ ints, so a larger deal seed is
+refused with a :class:`~scoundrel_core.SeedError` saying so; ``play_deal``
+plays every deal seed). ``easy`` is refused: it allows fleeing forever, and an
+OpenSpiel game must have a bounded length.
+
+A state's ``serialize()`` is plain text (:data:`SERIAL_FORMAT`): the line of
+actions and chance outcomes from the opening, then the position it reaches.
+``deserialize_state`` replays that line with the library's checks and compares
+the position, so a crafted text can only be refused; OpenSpiel's default for
+Python games is a pickle, which runs whatever code it names when loaded.
 A game loaded with a seed deals that seed's cards through
 :meth:`ScoundrelSpielState.dealt_outcome` (for running the deal); its chance
 nodes still list every unseen card, so a search cannot see the deal.
@@ -32,7 +41,7 @@ import pyspiel
 from ..actions import NUM_ACTIONS, Action
 from ..cards import DECK_SIZE, FULL_DECK, card
 from ..deal import MAX_SEED
-from ..errors import IllegalActionError, VariantError
+from ..errors import IllegalActionError, SeedError, StateTextError, VariantError
 from ..info import ChanceNode, InfoState
 from ..rules import apply as apply_rules
 from ..rules import new_game
@@ -43,6 +52,8 @@ __all__ = [
     "GAME_TYPE",
     "MAX_CHANCE_NODES",
     "MAX_DECISIONS",
+    "MAX_SPIEL_SEED",
+    "SERIAL_FORMAT",
     "SHORT_NAME",
     "ScoundrelSpielGame",
     "ScoundrelSpielState",
@@ -64,6 +75,12 @@ MAX_DECISIONS: Final = DECK_SIZE + MAX_FLEES
 """59: every card resolved once, plus the flees."""
 MAX_CHANCE_NODES: Final = DECK_SIZE + 4 * MAX_FLEES
 """104: every card drawn once, plus the fled cards drawn again from the bottom."""
+MAX_SPIEL_SEED: Final = 2**31 - 1
+"""The largest ``seed`` parameter: OpenSpiel keeps integer parameters as 32-bit C++ ints."""
+SERIAL_FORMAT: Final = "scoundrel-openspiel-state/1"
+"""The first line of a serialised state; then ``line=`` and ``position=`` (see
+:meth:`ScoundrelSpielState.serialize`)."""
+_MAX_SERIAL: Final = 64 * 1024  # bytes: a whole game's line and position fit in 2 KB
 
 GAME_TYPE: Final = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -172,9 +189,14 @@ class ScoundrelSpielGame(pyspiel.Game):  # type: ignore[misc]
         p = dict(GAME_TYPE.parameter_specification)
         p.update(params or {})
         self.variant = _variant_of(p)
-        seed = int(p["seed"])
-        if not -1 <= seed <= MAX_SEED:
-            raise VariantError(f"seed {seed} is not -1 (no deal) or a deal seed")
+        seed = p["seed"]
+        if isinstance(seed, bool) or not isinstance(seed, int) or not -1 <= seed <= MAX_SEED:
+            raise SeedError(f"seed {seed!r} is not -1 (no deal) or a deal seed")
+        if seed > MAX_SPIEL_SEED:
+            raise SeedError(
+                f"seed {seed} is above {MAX_SPIEL_SEED}, the largest OpenSpiel game parameter "
+                "(a 32-bit int); play that deal with scoundrel_core.openspiel.deals.play_deal("
+                f"game, choose, {seed}) on the unseeded game")
         self.seed: int | None = None if seed < 0 else seed
         self.opening = pack(InfoState(
             variant=self.variant, room=(), health=MAX_HEALTH, weapon_value=0, last_kill=None,
@@ -191,6 +213,46 @@ class ScoundrelSpielGame(pyspiel.Game):  # type: ignore[misc]
     def new_initial_state(self) -> ScoundrelSpielState:
         """The start of a game: the seeded deal's opening, or chance dealing the first room."""
         return ScoundrelSpielState(self)
+
+    def deserialize_state(self, text: str) -> ScoundrelSpielState:
+        """The state of :meth:`ScoundrelSpielState.serialize`, rebuilt by replaying its line
+        from the opening with the library's checks; the position it reaches must be the
+        one written. Anything else is a :class:`~scoundrel_core.StateTextError`: no text
+        runs code (OpenSpiel's own form for Python games is a pickle, refused here).
+
+        (``pyspiel.deserialize_game_and_state`` calls OpenSpiel's C++ loader, which
+        unpickles whatever it is given before any Python code of this game can check it:
+        never give it text you did not write; see docs/openspiel.md.)
+        """
+        if not isinstance(text, str):
+            raise StateTextError(f"a serialised state is text, not {type(text).__name__}")
+        if len(text) > _MAX_SERIAL:
+            raise StateTextError(f"a serialised state of {len(text):,} characters (at most "
+                                 f"{_MAX_SERIAL:,}); not one this game wrote")
+        lines = text.split("\n")
+        if (len(lines) != 3 or lines[0] != SERIAL_FORMAT or not lines[1].startswith("line=")
+                or not lines[2].startswith("position=")):
+            raise StateTextError(
+                f"not a serialised {SHORT_NAME} state (expected '{SERIAL_FORMAT}', then "
+                "'line=' and 'position=' lines); OpenSpiel's pickled form is refused")
+        body = lines[1][len("line="):]
+        items = body.split(",") if body else []
+        if len(items) > MAX_DECISIONS + MAX_CHANCE_NODES:
+            raise StateTextError(f"a line of {len(items)} steps is longer than any game")
+        state = self.new_initial_state()
+        for i, item in enumerate(items):
+            if not (item.isascii() and item.isdigit() and len(item) <= 2):
+                raise StateTextError(f"step {i + 1} of the line, {item[:20]!r}, is not an "
+                                     "action or card number")
+            if state.is_terminal():
+                raise StateTextError(f"step {i + 1} of the line comes after the game ended")
+            try:
+                state.apply_action(int(item))
+            except (IllegalActionError, RuntimeError, ValueError) as err:
+                raise StateTextError(f"step {i + 1} of the line: {err}") from None
+        if lines[2][len("position="):] != state.info_text():
+            raise StateTextError("the position written is not the one its line reaches")
+        return state
 
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None,
@@ -255,9 +317,12 @@ class ScoundrelSpielState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The next card drawn: each unseen card with equal probability, or the next fled card
-        at the bottom.
+        at the bottom. Only at a chance node (an :class:`IllegalActionError` elsewhere).
         """
-        assert self.to_draw
+        if not self.to_draw or self.info.is_over:
+            where = "the game is over" if self.info.is_over else "it is the player's turn"
+            raise IllegalActionError(f"chance_outcomes() is asked at a chance node only; "
+                                     f"here {where}: {self.info_text()}")
         info = self.info
         if info.unseen:
             p = 1.0 / len(info.unseen)
@@ -344,6 +409,13 @@ class ScoundrelSpielState(pyspiel.State):  # type: ignore[misc]
                 "no deal to follow: the game has no seed, or its chance outcomes left the deal"
             )
         return self._deal.room[len(self.info.room)].id
+
+    def serialize(self) -> str:
+        """The state as plain text: :data:`SERIAL_FORMAT`, then ``line=`` and the actions and
+        chance outcomes from the opening (numbers, comma-separated), then ``position=`` and
+        :meth:`info_text`. :meth:`ScoundrelSpielGame.deserialize_state` reads it back."""
+        line = ",".join(str(a) for a in self.history())
+        return f"{SERIAL_FORMAT}\nline={line}\nposition={self.info_text()}"
 
     def info_text(self) -> str:
         """The information state as text: ``InfoState.to_text()``, plus the draws

@@ -18,5 +18,5 @@ def require(module: str) -> None:
     except ImportError:
         raise CensusError(
             f"this needs the 'census' extra (module {module!r} is missing): "
-            "pip install 'scoundrel[census]'"
+            "pip install 'scoundrel-solver[census]'"
         ) from None

@@ -24,7 +24,10 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import quote
 
+import scoundrel_core as sc
+
 from ..provenance.fingerprint import declared_version
+from ..runs.result_rows import BEST_SCORE, MAX_LIMIT, WORST_SCORE, BadRow, check_row
 from ..runs.seeds import SeedRange
 from .errors import CensusError
 
@@ -86,14 +89,32 @@ _CREATE = ("BEGIN IMMEDIATE;"
                     .replace("INSERT INTO", "INSERT OR IGNORE INTO")
            + "COMMIT;")
 
-# Insert, or replace only by a better row: proven beats unproven; between two
-# unproven rows the one that searched more nodes wins; a proven row is final.
+# Insert, or replace only by a better row: proven beats unproven; a proven row is final.
+# Between two unproven rows the new one is taken when it searched more nodes, or ran under
+# larger limits (no limit is the largest; a retry under a longer --max-seconds may, by
+# timing noise, search fewer nodes, and must still leave its limit in the store, or every
+# later run with that limit would retry the deal again). What either search found stays
+# known: the higher best score (and so a winning line found), the lower upper bound.
+_LARGER = ("(excluded.{c} IS NULL AND results.{c} IS NOT NULL OR "
+           "excluded.{c} > results.{c})")
+_NO_SMALLER = "(excluded.{c} IS NULL OR excluded.{c} >= results.{c})"
+_TAKEN = ("(excluded.proven = 1 OR excluded.nodes > results.nodes OR ("
+          + " AND ".join(_NO_SMALLER.format(c=c) for c in ("max_nodes", "max_seconds"))
+          + " AND (" + " OR ".join(_LARGER.format(c=c) for c in ("max_nodes", "max_seconds"))
+          + ")))")
+_BEST = "MAX(results.best_score, excluded.best_score)"
+_MERGED = {
+    "best_score": f"CASE WHEN excluded.proven = 1 THEN excluded.best_score ELSE {_BEST} END",
+    "upper_bound": ("CASE WHEN excluded.proven = 1 THEN excluded.upper_bound ELSE MAX(MIN("
+                    f"results.upper_bound, excluded.upper_bound), {_BEST}) END"),
+    "winnable": (f"CASE WHEN excluded.proven = 1 THEN excluded.winnable WHEN {_BEST} > 0 "
+                 "THEN 1 ELSE NULL END"),
+}
 _UPSERT = f"""
 INSERT INTO results ({", ".join(COLUMNS)}) VALUES ({", ".join("?" * len(COLUMNS))})
 ON CONFLICT (variant, weapon_rule, seed) DO UPDATE SET
-    {", ".join(f"{c} = excluded.{c}" for c in COLUMNS[3:])}
-WHERE results.proven = 0
-  AND (excluded.proven = 1 OR excluded.nodes > results.nodes)
+    {", ".join(f"{c} = {_MERGED.get(c, f'excluded.{c}')}" for c in COLUMNS[3:])}
+WHERE results.proven = 0 AND {_TAKEN}
 """
 
 
@@ -129,6 +150,68 @@ def _from_sql(values: Any) -> CensusRow:
                      mn, ms)
 
 
+def _flag(value: object) -> object:
+    """A stored 0/1 as the bool a results row has (anything else is left to be refused)."""
+    if type(value) is int and value in (0, 1):
+        return bool(value)
+    return value
+
+
+def _checked(values: Any, path: Path) -> CensusRow:
+    """A stored row, checked by the results files' rules
+    (:func:`~scoundrel_solver.runs.result_rows.check_row`) before it is used: an edited
+    row (a score of 999, an unknown variant, ``winnable`` against the score, negative
+    seconds, text in a number column) is a :class:`CensusError` naming the store and the
+    row, never a traceback or a number passed on."""
+    v, w, seed, best, ub, proven, winnable, nodes, secs, version, mn, ms = values
+    real_seed = seed + SEED_SHIFT if type(seed) is int else seed
+    where = (f"census database {str(path)!r}: the row of {sc.excerpt(v, 20)}/"
+             f"{sc.excerpt(w, 20)} seed {sc.excerpt(real_seed, 30)}")
+    row = {"seed": real_seed, "variant": v, "weapon_rule": w, "best_score": best,
+           "upper_bound": ub, "proven": _flag(proven),
+           "winnable": None if winnable is None else _flag(winnable), "nodes": nodes,
+           "seconds": secs, "max_nodes": mn, "max_seconds": ms}
+    try:
+        if real_seed is None:
+            raise BadRow(f"{where}: seed is null")
+        check_row(row, where)
+        if not isinstance(version, str):
+            raise BadRow(f"{where}: solver_version {sc.excerpt(version, 40)} is not text")
+    except BadRow as err:
+        raise CensusError(f"{err} (the store was changed by hand? remove or mend the row)"
+                          ) from None
+    return _from_sql(values)
+
+
+# A stored row the rules of check_row refuse, in SQL: the summary finds the first one
+# without reading every row into Python (check_row then words the error). A test compares
+# the two on generated rows. The variant names and bounds are parameters (_BAD_ARGS).
+_BAD_ROW = """NOT (
+    typeof(variant) = 'text' AND variant IN ({flee})
+    AND typeof(weapon_rule) = 'text' AND weapon_rule IN ({weapon})
+    AND typeof(seed) = 'integer'
+    AND typeof(best_score) = 'integer' AND best_score BETWEEN ? AND ?
+    AND typeof(upper_bound) = 'integer' AND upper_bound BETWEEN best_score AND ?
+    AND typeof(proven) = 'integer' AND proven IN (0, 1)
+    AND (winnable IS NULL OR (typeof(winnable) = 'integer' AND winnable IN (0, 1)))
+    AND CASE WHEN proven = 1
+        THEN upper_bound = best_score AND winnable IS NOT NULL AND winnable = (best_score > 0)
+        ELSE (best_score > 0 AND winnable IS NOT NULL AND winnable = 1)
+             OR (best_score <= 0 AND winnable IS NULL) END
+    AND typeof(nodes) = 'integer' AND nodes >= 0
+    AND typeof(seconds) IN ('integer', 'real') AND seconds >= 0 AND seconds <= ?
+    AND typeof(solver_version) = 'text'
+    AND (max_nodes IS NULL OR (typeof(max_nodes) = 'integer' AND max_nodes >= 1))
+    AND (max_seconds IS NULL OR (typeof(max_seconds) IN ('integer', 'real')
+                                 AND max_seconds > 0 AND max_seconds <= ?))
+)""".format(flee=", ".join("?" * len(sc.FLEE_RULES)),
+            weapon=", ".join("?" * len(sc.WEAPON_RULES)))
+_FLOAT_MAX = 1.7976931348623157e308  # the largest finite double: inf is refused
+_BAD_ARGS = (*sc.FLEE_RULES, *sc.WEAPON_RULES, WORST_SCORE, BEST_SCORE, BEST_SCORE,
+             _FLOAT_MAX, _FLOAT_MAX)
+assert MAX_LIMIT == 2**63 - 1  # SQLite's INTEGER: max_nodes cannot exceed it in the store
+
+
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
@@ -146,11 +229,13 @@ def _is_census(conn: sqlite3.Connection, path: Path) -> bool:
     return found is not None and found[0] == FORMAT
 
 
-def _no_larger(mine: float | None, column: str) -> str:
-    """SQL: this run's limit is no larger than the row's (None: no limit, the largest)."""
+def _no_larger(mine: float | None, column: str, args: list[object]) -> str:
+    """SQL: this run's limit is no larger than the row's (None: no limit, the largest).
+    The limit goes in as a parameter (appended to ``args``), never into the SQL text."""
     if mine is None:
         return f"{column} IS NULL"
-    return f"({column} IS NULL OR {column} >= {float(mine)!r})"
+    args.append(mine)
+    return f"({column} IS NULL OR {column} >= ?)"
 
 
 def _nearly_full(path: Path) -> bool:
@@ -342,7 +427,7 @@ class Store:
                     (row.variant, row.weapon_rule, row.seed - SEED_SHIFT, row.best_score),
                 ).fetchone()
             if found is not None:
-                return _from_sql(found), row
+                return _checked(found, self.path), row
         return None
 
     def _where(self, variant: str | None, weapon_rule: str | None,
@@ -370,7 +455,7 @@ class Store:
                 f"SELECT {', '.join(self._columns)} FROM results{where} "
                 "ORDER BY variant, weapon_rule, seed", args)
             for values in cur:
-                yield _from_sql(values)
+                yield _checked(values, self.path)
 
     def count(self, variant: str | None = None, weapon_rule: str | None = None,
               seeds: SeedRange | None = None) -> int:
@@ -388,10 +473,11 @@ class Store:
         # whose limits were not kept (both NULL, from before 0.2) is retried only without
         # limits, as a results file's row is.
         held = (f"((max_nodes IS NOT NULL OR max_seconds IS NOT NULL) "
-                f"AND {_no_larger(max_nodes, 'max_nodes')} "
-                f"AND {_no_larger(max_seconds, 'max_seconds')})")
+                f"AND {_no_larger(max_nodes, 'max_nodes', args)} "
+                f"AND {_no_larger(max_seconds, 'max_seconds', args)})")
         if "max_nodes" not in self._columns:  # a read-only older store: no limits kept
             held = "0"
+            del args[len(args) - (max_nodes is not None) - (max_seconds is not None):]
         with _damage_named(self.path):
             return self.conn.execute(
                 f"SELECT {what} FROM results{where} AND (proven = 1 OR {held})", args
@@ -410,6 +496,27 @@ class Store:
         rows = self._settled_query("COUNT(*)", variant, weapon_rule, seeds, max_seconds,
                                    max_nodes)
         return int(rows[0][0])
+
+    @contextmanager
+    def guarded(self) -> Iterator[None]:
+        """SQLite's errors inside become one line naming the store (as every method here
+        does), for callers that query ``conn`` themselves (the summary)."""
+        with _damage_named(self.path):
+            yield
+
+    def check_rows(self) -> None:
+        """Refuse (CensusError naming the row) a store holding a row that the results
+        files' rules refuse: one SQL pass, no row read into Python unless it is bad."""
+        columns = ", ".join(self._columns)
+        with _damage_named(self.path):
+            bad = self.conn.execute(
+                f"SELECT {columns} FROM ({f'SELECT {columns} FROM results'}) WHERE "
+                f"{_BAD_ROW} LIMIT 1", _BAD_ARGS).fetchone()
+        if bad is not None:
+            _checked(bad, self.path)
+            # SQL and check_row disagree: still refuse, naming the row as SQLite has it
+            raise CensusError(f"census database {str(self.path)!r}: a row is not one a "
+                              f"solve could have written: {sc.excerpt(bad, 200)}")
 
     def groups(self) -> list[tuple[str, str]]:
         """The (variant, weapon rule) pairs present, sorted."""

@@ -53,7 +53,17 @@ class CensusLine:
 
 
 def summarize(store: Store) -> list[CensusLine]:
-    """One line per (variant, weapon rule) in the store, sorted."""
+    """One line per (variant, weapon rule) in the store, sorted.
+
+    The rows are checked first (:meth:`Store.check_rows`: one SQL pass), and every query
+    runs inside the store's guard, so a damaged or hand-edited store is one line naming
+    it, never a traceback or a count of impossible rows."""
+    store.check_rows()
+    with store.guarded():
+        return _summarize(store)
+
+
+def _summarize(store: Store) -> list[CensusLine]:
     out = []
     counts = store.conn.execute(
         "SELECT variant, weapon_rule, COUNT(*), SUM(proven), SUM(winnable = 1), "

@@ -26,7 +26,7 @@ import scoundrel_core as sc
 from ..census.errors import CensusError
 from ..census.store import DEFAULT_DB, Store
 from ..runs.seeds import parse_seed_range
-from .options import Interrupted, Parser, add_version_option, run_command
+from .options import Interrupted, Parser, add_version_option, max_seconds, run_command
 
 __all__ = ["main"]
 
@@ -53,7 +53,7 @@ def _parser() -> argparse.ArgumentParser:
                      help="local worker processes (default: one per core)")
     run.add_argument("--scheduler", metavar="ADDRESS",
                      help="use this Dask scheduler (tcp://host:8786) instead of a local cluster")
-    run.add_argument("--max-seconds", type=float, default=None,
+    run.add_argument("--max-seconds", type=max_seconds, default=None,
                      help="stop each deal's search after this long (it stays unproven)")
     run.add_argument("--chunk-size", type=int, default=None,
                      help="seeds per task (default 50)")
@@ -104,8 +104,6 @@ def _run(args: argparse.Namespace) -> int:
 
     variant = sc.get_variant(args.variant, args.weapon_rule)
     seeds = parse_seed_range(args.seeds)
-    if args.max_seconds is not None and not args.max_seconds > 0:
-        raise CensusError(f"--max-seconds {args.max_seconds} must be positive")
     if args.workers is not None and args.workers < 1:
         raise CensusError(f"--workers {args.workers} must be positive")
     if args.workers is not None and args.scheduler is not None:

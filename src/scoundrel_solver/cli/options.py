@@ -300,6 +300,31 @@ def positive_float(text: str) -> float:
     return value
 
 
+def max_nodes(text: str) -> int:
+    """An argparse type: ``--max-nodes``, by the one rule the results files' reader uses
+    (:func:`~scoundrel_solver.runs.result_rows.node_limit`), so a run never writes a limit
+    its own reader refuses."""
+    from ..runs.result_rows import node_limit
+
+    try:
+        return node_limit(int(text))
+    except ValueError as err:
+        why = str(err) if "integer 1.." in str(err) else "is not an integer"
+        raise argparse.ArgumentTypeError(f"{sc.excerpt(text, 40)} {why}") from None
+
+
+def max_seconds(text: str) -> float:
+    """An argparse type: ``--max-seconds``, a positive finite number (``inf`` and ``nan``
+    refused), by the reader's rule (:func:`~scoundrel_solver.runs.result_rows.seconds_limit`)."""
+    from ..runs.result_rows import seconds_limit
+
+    try:
+        return seconds_limit(float(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{sc.excerpt(text, 40)} is not a positive finite "
+                                         "number of seconds") from None
+
+
 def _flag(dest: str) -> str:
     return "--" + dest.replace("_", "-")
 

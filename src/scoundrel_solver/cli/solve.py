@@ -20,7 +20,8 @@ from .options import (
     add_variant_options,
     add_version_option,
     deal_from,
-    positive_float,
+    max_nodes,
+    max_seconds,
     positive_int,
     refuse,
     run_command,
@@ -46,11 +47,11 @@ def _parser() -> Parser:
                    help="with --seeds: append each result as a JSON line; a re-run resumes")
     add_variant_options(p, texts_name_theirs=True)
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--max-nodes", metavar="N", type=positive_int, default=None,
+    p.add_argument("--max-nodes", metavar="N", type=max_nodes, default=None,
                    help="stop after this many nodes (per deal); a search stopped before it "
                    "found any line adds a rescue search of up to as many again (at most "
                    "20,000) to find one, so a result may report up to twice N")
-    p.add_argument("--max-seconds", metavar="S", type=positive_float, default=None,
+    p.add_argument("--max-seconds", metavar="S", type=max_seconds, default=None,
                    help="stop after this long (per deal)")
     p.add_argument("--table-mib", metavar="MIB", type=positive_int, default=None,
                    help=f"transposition table memory in MiB (default {DEFAULT_TABLE_MIB})")

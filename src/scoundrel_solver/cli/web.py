@@ -82,7 +82,7 @@ def _serve(args: argparse.Namespace) -> int:
         from ..web.common import Settings
     except ImportError as err:
         raise UsageError(f"the web extra is not installed ({err.name}): "
-                         "pip install 'scoundrel[web]'") from None
+                         "pip install 'scoundrel-solver[web]'") from None
     settings = Settings(workers=args.workers, max_seconds=args.max_seconds,
                         queue=args.queue or 32 * args.workers, data_dir=Path(args.data))
     url = f"http://{args.host}:{args.port}/"

@@ -36,7 +36,7 @@ from ..exact.result import SolveResult
 from ..exact.solve import solve
 from ..exact.table import DEFAULT_TABLE_MIB
 from .jsonl import LineAppender, ResultsFileError, check_regular, read_json_lines
-from .result_rows import BadRow, check_row, conflict
+from .result_rows import BadRow, check_line, check_row, conflict
 from .seeds import SeedRange
 from .summary import Outcome
 
@@ -96,10 +96,12 @@ def read_numbered_results(
     """``read_results`` with each row's line number; ``cut_short()`` is called when a
     cut-short last line is skipped (for callers that report it). Every row passes the
     one validator of :mod:`.result_rows` (what the rules cannot produce is refused,
-    naming the file and line)."""
+    naming the file and line), and its line is replayed on its seed's deal: a row whose
+    line does not reach its score is refused the same way."""
     for n, row in read_json_lines(path, cut_short):
+        where = f"{path}:{n}"
         try:
-            yield n, check_row(row, f"{path}:{n}")
+            yield n, check_line(check_row(row, where), where)
         except BadRow as err:
             raise ResultsFileError(str(err)) from None
 

@@ -4,6 +4,13 @@ Every response carries a Content-Security-Policy without inline scripts
 (scripts and styles load only from ``/static``), and the pages never put
 typed text anywhere but in escaped markup. Requests are GET only, bodies are
 refused, and the query's length is capped.
+
+A path with a trailing slash is redirected to the same path without it by a
+relative ``Location`` (Starlette's own redirect builds an absolute URL from the
+request's ``Host`` header, so a forged Host chose where it pointed). uvicorn
+answers a request it cannot parse (a malformed request line or header) with
+its own 400 before any of this runs: those replies carry none of the headers
+here, and cannot be given them from the app (docs/robustness.md).
 """
 
 from __future__ import annotations
@@ -12,12 +19,13 @@ import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Final
+from urllib.parse import quote
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -60,10 +68,25 @@ class Guard:
         refusal = self._refusal(scope)
         if refusal is not None:
             status, field, text = refusal
-            resp = JSONResponse({"error": text, "field": field}, status_code=status)
+            resp: Response = JSONResponse({"error": text, "field": field}, status_code=status)
+            await resp(scope, receive, self._with_headers(send))
+            return
+        path = scope.get("path", "/")
+        if path != "/" and path.endswith("/"):
+            resp = RedirectResponse(self._without_slash(scope), status_code=307)
             await resp(scope, receive, self._with_headers(send))
             return
         await self.app(scope, receive, self._with_headers(send))
+
+    @staticmethod
+    def _without_slash(scope: Scope) -> str:
+        """The relative URL of the path without its trailing slashes (and with one leading
+        slash, so ``//host/`` cannot become a link to another site), query kept."""
+        # The decoded path, quoted again (a backslash, which browsers read as a slash,
+        # and "%" become escapes), then one leading slash.
+        target = "/" + quote(scope["path"].strip("/"), safe="/:@!$&'()*+,;=-._~")
+        query = scope.get("query_string", b"")
+        return target + ("?" + query.decode("latin-1") if query else "")
 
     @staticmethod
     def _refusal(scope: Scope) -> tuple[int, str, str] | None:
@@ -152,5 +175,6 @@ def create_app(settings: Settings | None = None, *, pool: Pool | None = None,
         middleware=[Middleware(Guard)],
         lifespan=lifespan,
     )
+    app.router.redirect_slashes = False  # Guard redirects, relative to the site (above)
     app.state.settings = cfg
     return app

@@ -3,12 +3,16 @@
 ``census.parquet`` holds one exact solve per deal; ``fair-games.parquet`` one
 fair-agent game per deal. The server reads them at start (the path is its
 ``--data`` option, never a request's) and keeps the summary; without pyarrow
-or the files, the page says so.
+or the files, or with a file that does not read (not Parquet, damaged, columns
+missing), the page says so and the rest of the site is served as usual. What
+visitors read names the files, never the server's folders; the server's own
+log line has the path and pyarrow's words.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any, Final
@@ -67,15 +71,54 @@ def _histogram(counts: Counter[int]) -> dict[str, Any]:
 
 
 def load_census(data_dir: Path) -> tuple[list[dict[str, Any]], str | None]:
-    """One row per variant/weapon rule, and an error text when nothing could be read."""
+    """One row per variant/weapon rule, and an error text when something could not be
+    read (shown to visitors: it names the file, not the server's folders)."""
     try:
-        import pyarrow.parquet as pq
+        import pyarrow.parquet  # noqa: F401
     except ImportError:
-        return [], "pyarrow is not installed (pip install 'scoundrel[census]')"
+        return [], "pyarrow is not installed (pip install 'scoundrel-solver[census]')"
     census = data_dir / "census.parquet"
     if not census.is_file():
-        return [], f"no census data at {census}"
-    t = pq.read_table(census, columns=["variant", "weapon_rule", "best_score", "winnable"])
+        return [], "no census data on this server (census.parquet in its --data folder)"
+    try:
+        hist, won, undecided = _read_census(census)
+    except _UNREADABLE as err:
+        _log(census, err)
+        return [], "the census data (census.parquet) on this server is unreadable"
+    error = None
+    fair: dict[str, dict[str, Any]] = {}
+    games = data_dir / "fair-games.parquet"
+    if games.is_file():
+        try:
+            fair = _read_fair(games)
+        except _UNREADABLE as err:
+            _log(games, err)
+            error = "the fair agent's games (fair-games.parquet) on this server are unreadable"
+    rows = []
+    for key in sorted(hist):
+        n = sum(hist[key].values())
+        low, high = win_interval(won[key], n, undecided[key])  # undecided counted both ways
+        rows.append({"variant": key, "deals": n, "share": won[key] / n, "low": low,
+                     "high": high, "mean_best": sum(k * c for k, c in hist[key].items()) / n,
+                     "hist": _histogram(hist[key]), "fair": fair.get(key)})
+    return rows, error
+
+
+# What a file that is not Parquet, is damaged or lacks a column raises (pyarrow's errors
+# are OSError or ValueError; a null or text where a number belongs, TypeError or ValueError).
+_UNREADABLE = (OSError, ValueError, TypeError, KeyError, ArithmeticError)
+
+
+def _log(path: Path, err: BaseException) -> None:
+    text = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+    print(f"scoundrel-web: {path} is unreadable, the census page says so: {text}",
+          file=sys.stderr, flush=True)
+
+
+def _read_census(path: Path) -> tuple[dict[str, Counter[int]], Counter[str], Counter[str]]:
+    import pyarrow.parquet as pq
+
+    t = pq.read_table(path, columns=["variant", "weapon_rule", "best_score", "winnable"])
     hist: dict[str, Counter[int]] = defaultdict(Counter)
     won: Counter[str] = Counter()
     undecided: Counter[str] = Counter()
@@ -86,25 +129,22 @@ def load_census(data_dir: Path) -> tuple[list[dict[str, Any]], str | None]:
         hist[key][int(best)] += 1
         won[key] += bool(win)
         undecided[key] += win is None  # a stopped search without a winning line
-    fair: dict[str, dict[str, Any]] = {}
-    games = data_dir / "fair-games.parquet"
-    if games.is_file():
-        g = pq.read_table(games, columns=["variant", "weapon_rule", "score", "won"]).to_pydict()
-        scores: dict[str, list[int]] = defaultdict(list)
-        wins: Counter[str] = Counter()
-        for v, r, score, w in zip(g["variant"], g["weapon_rule"], g["score"], g["won"],
-                                  strict=True):
-            scores[f"{v}/{r}"].append(int(score))
-            wins[f"{v}/{r}"] += bool(w)
-        for key, s in scores.items():
-            low, high = wilson(wins[key], len(s))
-            fair[key] = {"games": len(s), "share": wins[key] / len(s), "low": low,
-                         "high": high, "mean": sum(s) / len(s)}
-    rows = []
-    for key in sorted(hist):
-        n = sum(hist[key].values())
-        low, high = win_interval(won[key], n, undecided[key])  # undecided counted both ways
-        rows.append({"variant": key, "deals": n, "share": won[key] / n, "low": low,
-                     "high": high, "mean_best": sum(k * c for k, c in hist[key].items()) / n,
-                     "hist": _histogram(hist[key]), "fair": fair.get(key)})
-    return rows, None
+    return hist, won, undecided
+
+
+def _read_fair(path: Path) -> dict[str, dict[str, Any]]:
+    import pyarrow.parquet as pq
+
+    g = pq.read_table(path, columns=["variant", "weapon_rule", "score", "won"]).to_pydict()
+    scores: dict[str, list[int]] = defaultdict(list)
+    wins: Counter[str] = Counter()
+    for v, r, score, w in zip(g["variant"], g["weapon_rule"], g["score"], g["won"],
+                              strict=True):
+        scores[f"{v}/{r}"].append(int(score))
+        wins[f"{v}/{r}"] += bool(w)
+    fair = {}
+    for key, s in scores.items():
+        low, high = wilson(wins[key], len(s))
+        fair[key] = {"games": len(s), "share": wins[key] / len(s), "low": low,
+                     "high": high, "mean": sum(s) / len(s)}
+    return fair
