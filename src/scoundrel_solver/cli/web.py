@@ -18,6 +18,7 @@ import webbrowser
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..runs.workers import MAX_WORKERS
 from .options import (
     Parser,
     UsageError,
@@ -25,6 +26,7 @@ from .options import (
     positive_float,
     positive_int,
     run_command,
+    worker_count,
 )
 
 __all__ = ["main"]
@@ -56,8 +58,9 @@ def _parser() -> Parser:
     p.add_argument("--host", default="127.0.0.1",
                    help="address to bind (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
-    p.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
-                   help="solver and agent worker processes (default: the core count)")
+    p.add_argument("--workers", type=worker_count, default=min(os.cpu_count() or 1, MAX_WORKERS),
+                   help="solver and agent worker processes (default: the core count; at most "
+                   f"{MAX_WORKERS})")
     p.add_argument("--max-seconds", type=_seconds, default=10.0, metavar="S",
                    help="cap on each exact solve; a cut-short answer says 'not proven' "
                    "(default 10)")

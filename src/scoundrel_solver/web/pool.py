@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from ..runs.workers import check_workers
 from . import tasks
 
 __all__ = ["Busy", "Pool"]
@@ -31,8 +33,9 @@ class Pool:
     """``workers`` processes and at most ``queue_limit`` calls in flight."""
 
     def __init__(self, workers: int, queue_limit: int) -> None:
-        if workers < 1 or queue_limit < 1:
-            raise ValueError(f"workers {workers} and queue {queue_limit} must be positive")
+        if queue_limit < 1:
+            raise ValueError(f"queue {queue_limit} must be positive")
+        check_workers(workers, "workers")
         self.workers = workers
         self.queue_limit = queue_limit
         self.in_flight = 0
@@ -41,7 +44,7 @@ class Pool:
     def _new_executor(self) -> ProcessPoolExecutor:
         # spawn: a worker starts clean (no copy of the server's event loop or threads)
         return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=tasks.warm)
+                                   initializer=tasks.start, initargs=(os.getpid(),))
 
     async def start(self) -> list[int]:
         """Start every worker (each warms its kernels first); their process ids."""

@@ -20,8 +20,9 @@ from ..coach.game import Game
 from ..coach.hints import HintRow, best_row, hint_agent, hint_rows
 from ..coach.review import review as coach_review
 from ..fair import FairAgent
+from ..runs.workers import die_with_parent
 
-__all__ = ["MEMO_LIMIT", "hint", "ping", "review", "solve_json", "warm"]
+__all__ = ["MEMO_LIMIT", "hint", "ping", "review", "solve_json", "start", "warm"]
 
 MEMO_LIMIT: Final = 200_000
 """Memo entries a worker's fair agent keeps before starting afresh (memory cap)."""
@@ -35,6 +36,12 @@ def _agent(variant: str) -> FairAgent:
         agent = _agents[variant] = hint_agent()
         agent.memo_limit = MEMO_LIMIT
     return agent
+
+
+def start(parent: int) -> None:
+    """A worker's initializer: end with the server (``parent``) however it ends, then warm."""
+    die_with_parent(parent)
+    warm()
 
 
 def warm() -> None:
