@@ -37,7 +37,7 @@ from typing import Any
 from ..fair.api import make_agent, play_with
 from ..fair.protocol import Agent
 from ..runs.eval_rows import eval_row, finished_games
-from ..runs.jsonl import DiskFull, LineAppender
+from ..runs.jsonl import DiskFull, LineAppender, check_regular
 from ..runs.seeds import SeedRange
 from ..runs.summary import Outcome, summarize
 from ..runs.workers import MAX_WORKERS, die_with_parent
@@ -226,6 +226,7 @@ def _main(argv: Sequence[str] | None) -> int:
     sink: LineAppender | None = None
     if args.out is not None:
         # Read, then opened to append (locked, its end mended) before any game is played.
+        check_regular(args.out, output=True)
         done = finished_games(Path(args.out), args.agent, opts, v, seeds)
         sink = LineAppender(args.out)
     records: list[Outcome] = list(done.values())

@@ -299,9 +299,9 @@ def worker_count(text: str) -> int:
 
     >>> worker_count("2")
     2
-    >>> worker_count("100000")
+    >>> worker_count("100000")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    argparse.ArgumentTypeError: 100000 is more worker processes than 256, the most one command starts
+    argparse.ArgumentTypeError: 100000 is more worker processes than 256, the most one ...
     """
     from ..runs.workers import check_workers
 

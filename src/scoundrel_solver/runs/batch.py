@@ -140,7 +140,7 @@ class Batch:
         self._settled = 0
         self._sink: LineAppender | None = None
         if self.path is not None:
-            check_regular(self.path)
+            check_regular(self.path, output=True)
             self._read()
             # Opened (created, locked, its end mended) before any work: a file that cannot
             # be written fails now, and the next row starts on a line of its own.

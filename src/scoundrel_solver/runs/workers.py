@@ -16,12 +16,16 @@ import threading
 import time
 from typing import Final
 
-__all__ = ["MAX_WORKERS", "WATCH_SECONDS", "check_workers", "die_with_parent"]
+__all__ = ["MAX_QUEUE", "MAX_WORKERS", "WATCH_SECONDS", "check_workers", "die_with_parent"]
 
 MAX_WORKERS: Final = 256
 """The most worker processes one command starts. Each holds its own solver tables and
 compiled kernels (about 200 MB), so 256 is already more than any machine this runs on
 benefits from; a larger count is refused before any worker starts."""
+
+MAX_QUEUE: Final = 10_000
+"""The most calls a pool of workers lets wait or run at once (``scoundrel-web --queue``):
+each has a stop flag shared with the workers, so the bound is checked before any is made."""
 
 WATCH_SECONDS: Final = 0.5
 """How often a worker checks that its parent is still there (where the OS cannot tell it)."""

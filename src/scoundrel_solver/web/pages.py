@@ -18,7 +18,7 @@ from ..coach.game import Game
 from . import api
 from .common import game_from, params, settings, today
 from .game import BadInput, link, parse_deal, parse_line_text, replay
-from .pool import Busy
+from .pool import Busy, Overrun
 from .view import board, card_view
 
 __all__ = ["render", "routes"]
@@ -123,14 +123,14 @@ async def analysis(request: Request) -> Response:
                 ctx["best_steps"].append({"action": a, "href": link(game, "/analysis", steps)})
             if ctx["best_steps"]:
                 ctx["forward_href"] = ctx["best_steps"][0]["href"]
-        except Busy as err:
+        except (Busy, Overrun) as err:
             ctx["exact_error"] = f"busy: {err}; reload in a moment"
         try:
             h = await api.hint_for(request, game)
             ctx["hint_rows"] = h["actions"]
             ctx["hint_best"] = {"action": h["best"]}
             ctx["position_win"] = h["win_chance"] or 0.0
-        except Busy as err:
+        except (Busy, Overrun) as err:
             ctx["hint_error"] = f"busy: {err}; reload in a moment"
     return render(request, "analysis.html", "analysis", **ctx)
 

@@ -18,6 +18,7 @@ from scoundrel_core import InfoState, State
 from ..coach.deal import Deal
 from ..coach.game import Game
 from ..coach.hints import HintRow, best_row, hint_agent, hint_rows
+from ..coach.review import check_reviewable
 from ..coach.review import review as coach_review
 from ..fair import FairAgent
 from ..runs.workers import die_with_parent
@@ -38,9 +39,15 @@ def _agent(variant: str) -> FairAgent:
     return agent
 
 
-def start(parent: int) -> None:
-    """A worker's initializer: end with the server (``parent``) however it ends, then warm."""
+_stops: Any = None
+
+
+def start(parent: int, stops: Any = None) -> None:
+    """A worker's initializer: end with the server (``parent``) however it ends, keep the
+    pool's stop flags (``stops``, one per call in flight), then warm."""
+    global _stops
     die_with_parent(parent)
+    _stops = stops
     warm()
 
 
@@ -71,10 +78,18 @@ def hint(info: InfoState) -> tuple[list[HintRow], HintRow | None]:
 
 
 def review(start: State, line: list[str], bottom: tuple[sc.Card, ...],
-           max_seconds: float) -> dict[str, Any]:
+           max_seconds: float, slot: int | None = None) -> dict[str, Any]:
     """``/api/review``'s object: the coach's review (:func:`~scoundrel_solver.coach.review.review`)
-    of the game, valued by this worker's agent for the variant."""
+    of the game, valued by this worker's agent for the variant. With ``slot``, the review
+    stops (:class:`~scoundrel_solver.coach.review.ReviewStopped`) once the server raises
+    that stop flag: its client left, or the request's time is up."""
+    check_reviewable(start, line)  # before the game is rebuilt step by step
     game = Game.begin(Deal(start, bottom=bottom))
     for text in line:
         game = game.then(sc.parse_action(game.state, text))
-    return coach_review(game, _agent(str(start.variant)), max_seconds).to_json()
+    flags = _stops
+
+    def stop() -> bool:
+        return slot is not None and flags is not None and bool(flags[slot])
+
+    return coach_review(game, _agent(str(start.variant)), max_seconds, stop).to_json()
