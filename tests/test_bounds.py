@@ -150,3 +150,32 @@ def test_numpy_integer_seeds_in_the_envs() -> None:
     a, _ = venv.reset(seed=uint64)
     b, _ = venv.reset(seed=3)
     assert (a == b).all()
+
+
+# --- item 7: a batch's memory does not grow with its rows --------------------------------
+
+_PEAK = ("import resource, sys\n"
+         "from scoundrel_solver.cli.solve import main\n"
+         "code = main(sys.argv[1:])\n"
+         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+         "raise SystemExit(code)\n")
+
+
+def _peak_kib(n: int) -> int:
+    # --max-nodes 1: each deal costs a fraction of a millisecond, so rows pile up fast
+    r = subprocess.run([sys.executable, "-c", _PEAK, "--seeds", f"0:{n}", "--variant", "hard",
+                        "--max-nodes", "1", "--table-mib", "16", "--quiet", "--json"],
+                       capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "PYTHONPATH": str(SRC)})
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert json.loads(r.stdout)["deals"] == n
+    return int(r.stderr.strip().splitlines()[-1])
+
+
+def test_a_batch_without_out_keeps_memory_flat_in_its_rows() -> None:
+    """0.4 KB a row before (a tuple per seed, a float object per time); now 8 bytes a row
+    for the times, and allocator noise."""
+    few, many = 3_000, 23_000
+    grown = _peak_kib(many) - _peak_kib(few)
+    per_row = grown * 1024 / (many - few)
+    assert per_row < 150, f"{per_row:.0f} bytes per row ({grown} KiB for {many - few} rows)"

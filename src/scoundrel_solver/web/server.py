@@ -40,6 +40,7 @@ class TimedHeadProtocol(H11Protocol):
     _head_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        """A new connection: the clock of its first request head starts now."""
         super().connection_made(transport)
         self._arm()
 
@@ -58,6 +59,7 @@ class TimedHeadProtocol(H11Protocol):
             self.transport.close()  # no answer: the client is not reading one anyway
 
     def data_received(self, data: bytes) -> None:
+        """Bytes in: a head still incomplete keeps (or starts) its clock; a whole one stops it."""
         super().data_received(data)
         # Waiting for a head (IDLE) with bytes of it in hand: the head's clock runs.
         if self.conn.their_state is h11.IDLE:
@@ -66,6 +68,7 @@ class TimedHeadProtocol(H11Protocol):
             self._disarm()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        """The connection is gone: no clock left running for it."""
         self._disarm()
         super().connection_lost(exc)
 
