@@ -28,9 +28,9 @@ pytest.importorskip("uvicorn")
 import scoundrel_solver
 
 SRC = Path(scoundrel_solver.__file__).resolve().parents[1]
-REQUEST_SECONDS = 4
+REQUEST_SECONDS = 3
 FLEES_PAST_THE_CAP = ",".join(["flee"] * 1600)  # an 8 KB query, 1,600 decisions
-FLEES_UNDER_THE_CAP = ",".join(["flee"] * 250)  # many seconds of hints, under the bound
+FLEES_UNDER_THE_CAP = ",".join(["flee"] * 300)  # seconds of a worker's time, at the bound
 
 
 def _free_port() -> int:
@@ -88,11 +88,11 @@ def _get(url: str, timeout: float) -> tuple[int, dict[str, object] | str, float]
         return status, text, time.monotonic() - t
 
 
-def _hint_is_prompt(base: str) -> None:
-    """The one worker is free: a hint of a fresh position answers within seconds."""
-    status, body, took = _get(f"{base}/api/hint?seed=11&variant=easy", timeout=20)
+def _hint_is_prompt(base: str, seed: int, within: float = 2.5) -> None:
+    """The one worker is free: a hint (a hundredth of a second of work) answers at once."""
+    status, body, took = _get(f"{base}/api/hint?seed={seed}&variant=easy", timeout=30)
     assert status == 200, body
-    assert took < 8, f"a hint took {took:.1f} s: the worker was still busy"
+    assert took < within, f"a hint took {took:.1f} s: the worker was still busy"
 
 
 def test_a_review_of_too_many_decisions_is_refused_at_once(server: tuple[str, int, object]) -> None:
@@ -104,7 +104,7 @@ def test_a_review_of_too_many_decisions_is_refused_at_once(server: tuple[str, in
         assert took < 5
         text = body["error"] if isinstance(body, dict) else body
         assert "1,600 decisions" in str(text) and "at most 300" in str(text), text
-    _hint_is_prompt(base)
+    _hint_is_prompt(base, 11)
 
 
 def test_a_review_past_the_request_cap_is_stopped_with_503(
@@ -117,18 +117,19 @@ def test_a_review_past_the_request_cap_is_stopped_with_503(
     assert took < REQUEST_SECONDS + 3, took
     assert isinstance(body, dict)
     assert f"more than {REQUEST_SECONDS} s of the server's work" in str(body["error"]), body
-    _hint_is_prompt(base)
+    _hint_is_prompt(base, 12)
 
 
 def test_a_review_whose_client_left_is_stopped(server: tuple[str, int, object]) -> None:
     base, port = server[0], server[1]
-    for _ in range(2):  # the issue's case: two requests dropped by their clients
+    for seed in (31, 32):  # the issue's case: two requests dropped by their clients
         with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
-            s.sendall(f"GET /api/review?seed=9&variant=easy&line={FLEES_UNDER_THE_CAP} "
+            s.sendall(f"GET /api/review?seed={seed}&variant=easy&line={FLEES_UNDER_THE_CAP} "
                       "HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
-            time.sleep(1.0)
-    time.sleep(0.5)
-    _hint_is_prompt(base)
+            time.sleep(0.5)  # well inside the request cap: only the leaving stops them
+    time.sleep(0.3)
+    # Before the request cap could have stopped the first review (3 s after it began).
+    _hint_is_prompt(base, 13, within=1.0)
 
 
 def _rss_kib(pid: int) -> int:
