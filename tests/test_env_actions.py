@@ -81,11 +81,24 @@ def test_vector_env_takes_integer_arrays() -> None:
     envs = ScoundrelVectorEnv(2)
     _, info = envs.reset(seed=0)
     legal = [int(np.flatnonzero(m)[0]) for m in info["action_mask"]]
-    for arr in (legal, np.array(legal, np.int8), np.array(legal, np.uint64),
-                np.array([legal]), tuple(legal)):
+    for arr in (legal, np.array(legal, np.int8), np.array(legal, np.uint64), tuple(legal)):
         envs.reset(seed=0)
         _, _, _, _, info = envs.step(arr)
         assert not info["illegal_action"].any()
+
+
+def test_vector_env_refuses_actions_of_the_wrong_shape() -> None:
+    """Issue 39 item 17: one action per game, shape (n,) exactly; (1, n) and (n, 1) were
+    flattened and played."""
+    envs = ScoundrelVectorEnv(2)
+    _, info = envs.reset(seed=0)
+    legal = [int(np.flatnonzero(m)[0]) for m in info["action_mask"]]
+    for arr in (np.array([legal]), np.array(legal).reshape(2, 1), [legal], [[a] for a in legal],
+                np.array(legal[:1]), legal * 2, np.int64(legal[0])):
+        with pytest.raises(sc.ScoundrelError, match="for 2 environments: give 2 integers"):
+            envs.step(arr)
+    _, _, _, _, info = envs.step(legal)  # nothing was played by the refused steps
+    assert not info["illegal_action"].any()
 
 
 def test_num_envs_is_bounded_before_allocating() -> None:

@@ -17,6 +17,7 @@ A daily dungeon uses the date as a seed: ``YYYY-MM-DD`` maps to the integer
 from __future__ import annotations
 
 import datetime as _dt
+import numbers
 import re
 from collections.abc import Iterator
 
@@ -64,9 +65,16 @@ def splitmix64(seed: int) -> Iterator[int]:
 
 
 def check_seed(seed: object) -> int:
-    """The seed as an int, or a SeedError naming it."""
-    if isinstance(seed, bool) or not isinstance(seed, int):
+    """The seed as an int, or a SeedError naming it. Any integer type is taken (numpy's
+    ``np.int64(7)`` as ``7``); bools, floats and strings are not.
+
+    >>> import numpy as np
+    >>> check_seed(np.uint64(7)), check_seed(7)
+    (7, 7)
+    """
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
         raise SeedError(f"seed {seed!r} is not an integer")
+    seed = int(seed)
     if not 0 <= seed <= MAX_SEED:
         raise SeedError(f"seed {seed} is out of range 0..2**64-1")
     return seed
@@ -78,7 +86,7 @@ def deal(seed: int) -> list[Card]:
     >>> [str(c) for c in deal(0)[:4]]
     ['10C', 'KS', '5D', '5S']
     """
-    check_seed(seed)
+    seed = check_seed(seed)
     cards = list(FULL_DECK)
     words = splitmix64(seed)
     for i in range(len(cards) - 1, 0, -1):

@@ -70,7 +70,8 @@ def action_array(actions: object, n: int) -> npt.NDArray[np.int64]:
             arr = np.asarray(actions, dtype=object)
         except (ValueError, TypeError) as err:  # ragged nesting
             raise ScoundrelError(f"actions {_show(actions)} are not an array: {err}") from None
-    arr = arr.reshape(-1) if arr.ndim > 1 and arr.size == n else arr
+    # Exactly one action per game: a (n, 1) or (1, n) array is refused, not flattened,
+    # as gymnasium's MultiDiscrete action space of shape (n,) would refuse it.
     if arr.shape != (n,):
         got = arr.shape[0] if arr.ndim == 1 else f"shape {arr.shape} of"
         raise ScoundrelError(f"{got} actions for {n} environments: give {n} integers")

@@ -124,6 +124,8 @@ class ScoundrelEnv(gym.Env[ObsArray, np.int64]):
     ) -> tuple[ObsArray, dict[str, Any]]:
         """Deal seed ``seed``, an explicit ``options["deck"]``, or a seed drawn from
         ``np_random``; ``info["deal_seed"]`` is the seed dealt (None for a deck)."""
+        if seed is not None:  # numpy integers too, as a plain int from here on
+            seed = check_seed(seed)
         unknown = sorted(set(options or {}) - {"deck"})
         if unknown:
             raise ScoundrelError(f"unknown reset options {unknown}; known: ['deck']")

@@ -149,7 +149,7 @@ class ScoundrelVectorEnv(VectorEnv[npt.NDArray[np.int8], npt.NDArray[np.int64], 
                 self._np_random, self._np_random_seed = seeding.np_random(given[0])
         else:
             if seed is not None:
-                check_seed(seed)
+                seed = check_seed(seed)  # numpy integers too, as a plain int from here on
                 check_seed(seed + n - 1)
                 self._np_random, self._np_random_seed = seeding.np_random(seed)
             wanted = [None if seed is None else seed + i for i in range(n)]

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..runs.seeds import SeedRange
+from ..runs.workers import MAX_WORKERS, check_workers
 from .errors import CensusError, require
 from .store import Store
 from .work import solve_chunk
@@ -123,7 +124,8 @@ class CensusRun:
             except (OSError, ValueError, TypeError) as err:
                 raise CensusError(f"cannot reach the Dask scheduler at {self.scheduler!r}: "
                                   f"{_first_line(err)}") from None
-        n = self.workers if self.workers is not None else (os.cpu_count() or 1)
+        n = self.workers if self.workers is not None else min(os.cpu_count() or 1, MAX_WORKERS)
+        check_workers(n, "workers")
         # One single-threaded process per core: the solver holds the GIL in
         # numba code and keeps a transposition table per process.
         with _sigint_ignored_by_children():

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from scoundrel_core import ScoundrelError
 
-__all__ = ["CensusError", "require"]
+__all__ = ["CensusError", "CensusSystemError", "require"]
 
 
 class CensusError(ScoundrelError):
     """A store that is not a census database, an unreachable scheduler, a bad file."""
+
+
+class CensusSystemError(OSError):
+    """The system refused the census's output: a full disk, a store or an export that
+    cannot be written. An OSError, so the commands exit 1 (the system failed), not 2."""
 
 
 def require(module: str) -> None:

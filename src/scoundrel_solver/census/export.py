@@ -21,7 +21,7 @@ from scoundrel_core.files import replacing
 
 from ..provenance import parquet_metadata
 from ..runs.seeds import SeedRange
-from .errors import CensusError, require
+from .errors import CensusError, CensusSystemError, require
 from .store import COLUMNS, CensusRow, Store
 
 __all__ = ["export"]
@@ -110,4 +110,4 @@ def export(store: Store, out: str | Path, seeds: SeedRange | None = None,
                 return _csv(store, Path(tmp), seeds)
             return _parquet(store, Path(tmp), seeds, provenance)
     except OSError as err:  # OutputError: names the file, says why, says the old one stays
-        raise CensusError(str(err)) from None
+        raise CensusSystemError(str(err)) from None

@@ -29,7 +29,7 @@ import scoundrel_core as sc
 from ..provenance.fingerprint import declared_version
 from ..runs.result_rows import BEST_SCORE, MAX_LIMIT, WORST_SCORE, BadRow, check_row
 from ..runs.seeds import SeedRange
-from .errors import CensusError
+from .errors import CensusError, CensusSystemError
 
 __all__ = [
     "COLUMNS",
@@ -258,8 +258,8 @@ def _damage_named(path: Path) -> Iterator[None]:
         if isinstance(err, sqlite3.OperationalError) and (
             "full" in text or ("I/O" in text and _nearly_full(path))
         ):
-            raise CensusError(f"cannot write census database {str(path)!r}: disk full; "
-                              "every chunk committed before is kept") from None
+            raise CensusSystemError(f"cannot write census database {str(path)!r}: disk full; "
+                                    "every chunk committed before is kept") from None
         if "malformed" in text or "not a database" in text or "no such" in text:
             raise CensusError(f"census database {str(path)!r} is damaged ({text})") from None
         raise CensusError(f"census database {str(path)!r}: {text}") from None
@@ -353,6 +353,8 @@ class Store:
                                        isolation_level=None)
             return conn
         except sqlite3.Error as err:
+            if not self.readonly:  # a store to write that cannot be: the system's refusal
+                raise CensusSystemError(f"cannot open {str(self.path)!r}: {err}") from None
             raise CensusError(f"cannot open {str(self.path)!r}: {err}") from None
 
     def _check_tables(self) -> None:

@@ -12,7 +12,6 @@ from contextlib import closing
 
 from ..runs.batch import Batch, Limits
 from ..runs.jsonl import DiskFull
-from ..runs.summary import summarize
 from .options import FinishThenStop, Interrupted, refuse, table_mib_from, variant_from
 from .render import batch_summary, print_summary, progress
 
@@ -42,7 +41,7 @@ def run_batch(args: argparse.Namespace) -> int:
                     break
         if ctrl_c.pressed:
             raise KeyboardInterrupt
-        summary = batch_summary(summarize(batch.results()))
+        summary = batch_summary(batch.summary())
     except KeyboardInterrupt:
         raise Interrupted(_saved(batch, args.out)) from None
     except DiskFull:

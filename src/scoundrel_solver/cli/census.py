@@ -26,7 +26,8 @@ import scoundrel_core as sc
 from ..census.errors import CensusError
 from ..census.store import DEFAULT_DB, Store
 from ..runs.seeds import parse_seed_range
-from .options import Interrupted, Parser, add_version_option, max_seconds, run_command
+from ..runs.workers import MAX_WORKERS
+from .options import Interrupted, Parser, add_version_option, max_seconds, run_command, worker_count
 
 __all__ = ["main"]
 
@@ -49,8 +50,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--seeds", required=True, metavar="A:B", help="seeds A..B-1 (or one: N)")
     run.add_argument("--variant", default="classic", help="classic (default), easy or hard")
     run.add_argument("--weapon-rule", default=None, help="strict (default) or equal")
-    run.add_argument("--workers", type=int, default=None,
-                     help="local worker processes (default: one per core)")
+    run.add_argument("--workers", type=worker_count, default=None,
+                     help=f"local worker processes (default: one per core; at most {MAX_WORKERS})")
     run.add_argument("--scheduler", metavar="ADDRESS",
                      help="use this Dask scheduler (tcp://host:8786) instead of a local cluster")
     run.add_argument("--max-seconds", type=max_seconds, default=None,
@@ -104,8 +105,6 @@ def _run(args: argparse.Namespace) -> int:
 
     variant = sc.get_variant(args.variant, args.weapon_rule)
     seeds = parse_seed_range(args.seeds)
-    if args.workers is not None and args.workers < 1:
-        raise CensusError(f"--workers {args.workers} must be positive")
     if args.workers is not None and args.scheduler is not None:
         raise CensusError("--workers sizes a local cluster; with --scheduler the cluster "
                           "has its own workers")

@@ -25,6 +25,7 @@ game).
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sys
 import time
@@ -36,9 +37,10 @@ from typing import Any
 from ..fair.api import make_agent, play_with
 from ..fair.protocol import Agent
 from ..runs.eval_rows import eval_row, finished_games
-from ..runs.jsonl import DiskFull, LineAppender
+from ..runs.jsonl import DiskFull, LineAppender, check_regular
 from ..runs.seeds import SeedRange
 from ..runs.summary import Outcome, summarize
+from ..runs.workers import MAX_WORKERS, die_with_parent
 from .options import (
     Interrupted,
     Parser,
@@ -51,6 +53,7 @@ from .options import (
     refuse,
     run_command,
     variant_from,
+    worker_count,
 )
 
 __all__ = ["main"]
@@ -85,9 +88,12 @@ _WORKER_IGNORES = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHU
                         if hasattr(signal, n))
 
 
-def _ignore_stops() -> None:
+def _worker_start(parent: int) -> None:
     """Workers leave Ctrl-C, SIGTERM and SIGHUP (all sent to the whole process group) to
-    the main process, which ends them: no worker prints a traceback of its own."""
+    the main process, which ends them: no worker prints a traceback of its own. A main
+    process killed outright (SIGKILL, the OOM killer) cannot end them: they end
+    themselves (:func:`~scoundrel_solver.runs.workers.die_with_parent`)."""
+    die_with_parent(parent)
     for sig in _WORKER_IGNORES:
         signal.signal(sig, signal.SIG_IGN)
 
@@ -118,7 +124,7 @@ def _games(
     previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in _WORKER_IGNORES}
     try:
         pool = ProcessPoolExecutor(jobs, mp_context=mp.get_context("spawn"),
-                                   initializer=_ignore_stops)
+                                   initializer=_worker_start, initargs=(os.getpid(),))
         # The pool starts a worker per submit, up to ``jobs``: start them all here, while
         # the signals are ignored, or one started later could die of a Ctrl-C mid-import.
         for _ in range(jobs):
@@ -170,8 +176,8 @@ def build_parser() -> Parser:
     add_variant_options(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--perfect", action="store_true", help="also the perfect-information share")
-    p.add_argument("--jobs", metavar="N", type=positive_int, default=1,
-                   help="worker processes (default 1)")
+    p.add_argument("--jobs", metavar="N", type=worker_count, default=1,
+                   help=f"worker processes (default 1, at most {MAX_WORKERS})")
     p.add_argument("--budget", metavar="NODES", type=positive_int, default=None,
                    help="fair: node budget per decision")
     p.add_argument("--depth", metavar="REFILLS", type=non_negative_int, default=None,
@@ -220,6 +226,7 @@ def _main(argv: Sequence[str] | None) -> int:
     sink: LineAppender | None = None
     if args.out is not None:
         # Read, then opened to append (locked, its end mended) before any game is played.
+        check_regular(args.out, output=True)
         done = finished_games(Path(args.out), args.agent, opts, v, seeds)
         sink = LineAppender(args.out)
     records: list[Outcome] = list(done.values())

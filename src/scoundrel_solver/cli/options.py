@@ -50,6 +50,7 @@ __all__ = [
     "system_error",
     "table_mib_from",
     "variant_from",
+    "worker_count",
 ]
 
 
@@ -290,6 +291,25 @@ def positive_int(text: str) -> int:
 def non_negative_int(text: str) -> int:
     """An argparse type: an integer of at least 0."""
     return int(_number(int, text, 0, "an integer of at least 0"))
+
+
+def worker_count(text: str) -> int:
+    """An argparse type: a count of worker processes, 1 to
+    :data:`~scoundrel_solver.runs.workers.MAX_WORKERS` (checked before any starts).
+
+    >>> worker_count("2")
+    2
+    >>> worker_count("100000")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: 100000 is more worker processes than 256, the most one ...
+    """
+    from ..runs.workers import check_workers
+
+    n = positive_int(text)
+    try:
+        return check_workers(n, "")
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err).strip()) from None
 
 
 def positive_float(text: str) -> float:

@@ -10,8 +10,10 @@ session, and no terminal control codes are written; colour for the card kinds
 only when standard output is a terminal and ``NO_COLOR`` is not set.
 
 Exit codes: 0 the game ended or the player quit (end of input quits too);
-2 bad arguments, a bad record or a record that cannot be written (one line on
-stderr); 130 Ctrl-C (one line on stderr saying whether the record was written).
+1 a record that cannot be written (refused at the start, or not written at the
+end); 2 bad arguments or a bad record, a record of more decisions than a review
+values included (one line on stderr); 130 Ctrl-C (one line on stderr saying
+whether the record was written).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 import scoundrel_core as sc
+from scoundrel_core.files import check_output
 
 from ..play.commands import Command, UnknownCommand, parse_command
 from ..play.render import (
@@ -44,6 +47,7 @@ from ..play.session import Session
 from .options import (
     Interrupted,
     Parser,
+    UsageError,
     add_deal_options,
     add_variant_options,
     add_version_option,
@@ -252,14 +256,21 @@ class _Game:
         self.say(*render_game_over(self.game, self.pal), f"({self.write_record()})")
         self.say("Reviewing the game (fair agent and exact solver)...")
         self.out.flush()
-        self.say(*_review_lines(self.game.record(), self.pal))
+        from ..coach.review import ReviewTooLong
+
+        try:
+            self.say(*_review_lines(self.game.record(), self.pal))
+        except ReviewTooLong as err:  # the game itself was fine: it ended, and is recorded
+            self.say(f"! no review: {err}")
         return 0
 
 
 def _review_lines(record: sc.GameRecord, pal: Palette) -> list[str]:
     from ..coach.game import Game
-    from ..coach.review import review
+    from ..coach.review import check_reviewable, review
 
+    # Before the game is rebuilt step by step: endless flees are refused here, at once.
+    check_reviewable(record.start(), record.line)
     return render_review(review(Game.from_record(record), solve_seconds=REVIEW_SOLVE_SECONDS),
                          pal)
 
@@ -271,11 +282,17 @@ def _warm_hints(game: Session) -> None:
 
 
 def _review(path: str, pal: Palette, out: TextIO) -> int:
+    from ..coach.review import ReviewTooLong
+
     record = sc.GameRecord.load(path)
+    try:
+        lines = _review_lines(record, pal)
+    except ReviewTooLong as err:
+        raise ReviewTooLong(f"record {path!r}: {err}") from None
     deal = f"seed {record.seed}" if record.seed is not None else "given deck"
     print(f"Game record {path}: {plural(len(record.line), 'action')}, "
           f"{record.variant}/{record.weapon_rule}, {deal}", file=out)
-    print("\n".join(_review_lines(record, pal)), file=out)
+    print("\n".join(lines), file=out)
     return 0
 
 
@@ -289,7 +306,10 @@ def _main(argv: Sequence[str] | None) -> int:
         return _review(args.review, pal, out)
     game, where = _new_game(args)
     if args.record is not None:  # refused now, not after the game
-        sc.GameRecord.check_writable(args.record)
+        if not args.record.strip():
+            raise UsageError(f"--record {args.record!r} is not a file name")
+        # An output that cannot be written is the system's refusal (OSError: exit 1).
+        check_output(args.record, "record")
     _readable(sys.stdin)
     _readable(out)
     loop = _Game(game, args.record, pal, out)

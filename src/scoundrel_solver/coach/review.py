@@ -21,6 +21,7 @@ Both front ends show this one review: ``scoundrel-play`` as text,
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -35,12 +36,41 @@ from .game import Game, starts_room
 from .hints import HintRow, best_row, hint_agent, hint_rows
 from .labels import drop, game_accuracy, label
 
-__all__ = ["LABELS", "TOP_DECISIONS", "Decision", "Review", "optimal_rooms", "review"]
+__all__ = ["LABELS", "MAX_DECISIONS", "TOP_DECISIONS", "Decision", "Review", "ReviewStopped",
+           "ReviewTooLong", "check_reviewable", "optimal_rooms", "review"]
 
 TOP_DECISIONS: Final = 5
 """How many of the worst decisions the terminal's review lists."""
 LABELS: Final = ("inaccuracy", "mistake", "blunder")
 """The labels, mildest first."""
+MAX_DECISIONS: Final = 300
+"""The most decisions (positions with more than one legal action) one review values.
+Each costs the hint agent a search; a game has fewer than 60 unless it flees room
+after room (only ``easy`` allows that), so only such a line is refused, before any
+decision is valued."""
+
+
+class ReviewTooLong(sc.ScoundrelError):
+    """A game with more decisions than a review values (:data:`MAX_DECISIONS`)."""
+
+
+class ReviewStopped(Exception):
+    """The review was asked to stop (its caller's deadline passed, or nobody waits for it)."""
+
+
+def check_reviewable(start: State, line: Iterable[Action | str]) -> int:
+    """The number of decisions of ``line`` played from ``start``; a :class:`ReviewTooLong`
+    if that is more than :data:`MAX_DECISIONS`. Replays the rules only (no search), so a
+    long line costs milliseconds per thousand actions."""
+    s, decisions = start, 0
+    for step in line:
+        a = sc.parse_action(s, step) if isinstance(step, str) else step
+        decisions += len(sc.legal_actions(s)) > 1
+        s = sc.apply(s, a)
+    if decisions > MAX_DECISIONS:
+        raise ReviewTooLong(f"the game has {decisions:,} decisions; a review values at most "
+                            f"{MAX_DECISIONS:,} (a line that flees room after room)")
+    return decisions
 
 
 @dataclass(frozen=True)
@@ -152,20 +182,30 @@ def optimal_rooms(start: State, line: list[str]) -> list[dict[str, Any]]:
     return rooms
 
 
+def _never() -> bool:
+    return False
+
+
 def review(game: Game, agent: FairAgent | None = None,
-           solve_seconds: float | None = 60.0) -> Review:
+           solve_seconds: float | None = 60.0, stop: Callable[[], bool] = _never) -> Review:
     """The review of a game (finished or not).
 
     ``agent``: the hint agent to value the decisions with and to play the deal
     (a new :func:`~.hints.hint_agent` by default; its memo is reset before it
     plays). ``solve_seconds`` caps the exact solver; a search stopped there
     says so (``best.proven`` is false) and reports the best line it found.
+    A game of more than :data:`MAX_DECISIONS` decisions is a :class:`ReviewTooLong`,
+    before any is valued. ``stop`` is asked before each decision and each part of
+    the review; once it says yes, :class:`ReviewStopped` is raised.
     """
+    check_reviewable(game.deal.start, game.actions)
     agent = agent if agent is not None else hint_agent()
     decisions: list[Decision] = []
     at = Game.begin(game.deal)
     for a in game.actions:
         if len(at.legal()) > 1:
+            if stop():
+                raise ReviewStopped("stopped before every decision was valued")
             values = agent.evaluate(at.info)
             best = best_row(values, at.info)
             assert best is not None
@@ -177,6 +217,10 @@ def review(game: Game, agent: FairAgent | None = None,
         at = at.then(a)
     agent.reset()
     start = game.deal.start
+    if stop():
+        raise ReviewStopped("stopped before the fair agent played the deal")
     fair = play_fair(start, agent=agent)
+    if stop():
+        raise ReviewStopped("stopped before the exact solve")
     best_solve = solve(start, max_seconds=solve_seconds)
     return Review(game, fair, best_solve, tuple(decisions))

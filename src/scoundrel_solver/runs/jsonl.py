@@ -40,7 +40,8 @@ from typing import Any, Final
 
 import scoundrel_core as sc
 
-__all__ = ["MAX_LINE_BYTES", "DiskFull", "LineAppender", "ResultsFileError", "check_regular",
+__all__ = ["MAX_LINE_BYTES", "DiskFull", "LineAppender", "ResultsFileError",
+           "ResultsFileUnwritable", "check_regular",
            "drop_cut_line", "read_json_lines"]
 
 MAX_LINE_BYTES: Final = 1 << 20
@@ -57,24 +58,34 @@ class ResultsFileError(sc.ScoundrelError):
         return cls(f"cannot {verb} results file {str(path)!r}: {err.strerror}")
 
 
+class ResultsFileUnwritable(OSError):
+    """A results file the system will not let a run write (a missing folder, no permission,
+    a read-only disk): the system failed, not the input, so the commands exit 1."""
+
+
 class DiskFull(ResultsFileError):
     """A write that did not go down whole (a full disk, a short write); the file was cut
     back to its last whole line."""
 
 
-def check_regular(path: str | Path, what: str = "results file") -> None:
-    """Refuse (ResultsFileError) anything at ``path`` that is not a regular file; a missing
-    path is fine. ``os.stat`` opens nothing, so a FIFO cannot block here."""
+def check_regular(path: str | Path, what: str = "results file", *, output: bool = False) -> None:
+    """Refuse anything at ``path`` that is not a regular file; a missing path is fine.
+    ``os.stat`` opens nothing, so a FIFO cannot block here. The error is a
+    ResultsFileError (bad input, exit 2), or for an ``output`` (a file a run is to
+    write) a :class:`ResultsFileUnwritable` (exit 1, as any output that cannot be written)."""
+    def refuse(text: str) -> Exception:
+        return ResultsFileUnwritable(text) if output else ResultsFileError(text)
+
     try:
         st = os.stat(path)
     except FileNotFoundError:
         return
     except OSError as err:
-        raise ResultsFileError(f"cannot read {what} {str(path)!r}: {err.strerror}") from None
+        raise refuse(f"cannot read {what} {str(path)!r}: {err.strerror}") from None
     if not stat.S_ISREG(st.st_mode):
         kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-        raise ResultsFileError(f"{what} {str(path)!r} is {kind} (a device, a FIFO or a "
-                               "folder cannot hold rows)")
+        raise refuse(f"{what} {str(path)!r} is {kind} (a device, a FIFO or a "
+                     "folder cannot hold rows)")
 
 
 def _parses(line: bytes) -> bool:
@@ -129,6 +140,9 @@ def read_json_lines(
                 raise ResultsFileError(
                     f"{path}:{n}: not a JSON line; is this a results file?"
                 ) from None
+            except ValueError:  # an integer of over 4,300 digits: Python will not read it
+                raise ResultsFileError(f"{path}:{n}: a number with more digits than can be "
+                                       "read; is this a results file?") from None
             yield n, row
 
 
@@ -153,7 +167,8 @@ class LineAppender:
         try:
             self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
         except OSError as err:
-            raise ResultsFileError.cannot("write", self.path, err) from None
+            raise ResultsFileUnwritable(f"cannot write results file {str(self.path)!r}: "
+                                        f"{err.strerror}") from None
         try:
             check_regular(self.path)  # a FIFO swapped in between opens without blocking?
             with self._locked():
@@ -208,10 +223,11 @@ class LineAppender:
                 os.ftruncate(self._fd, start)
             raise
 
-    def _failed(self, err: OSError) -> ResultsFileError:
+    def _failed(self, err: OSError) -> Exception:
         if err.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
             return DiskFull(f"disk full writing results file {str(self.path)!r}")
-        return ResultsFileError.cannot("write", self.path, err)
+        return ResultsFileUnwritable(f"cannot write results file {str(self.path)!r}: "
+                                     f"{err.strerror}")
 
     def append(self, line: str) -> None:
         """Append one line (a newline is added) whole, or raise with the file as it was."""

@@ -65,7 +65,8 @@ class SeedRange:
 
 def parse_seed_range(text: str) -> SeedRange:
     """``A:B`` (seeds A up to B-1) or a single seed ``N``; a SeedError names the text."""
-    lo_text, colon, hi_text = text.strip().partition(":")
+    # Not stripped: " 42" is refused here as in --seed (parse_seed_number), one rule for both.
+    lo_text, colon, hi_text = text.partition(":")
     try:
         lo = sc.parse_seed_number(lo_text)
         hi = sc.parse_seed_number(hi_text) if colon else lo + 1

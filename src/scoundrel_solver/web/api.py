@@ -15,8 +15,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..coach.game import Game
+from ..coach.review import check_reviewable
 from . import tasks
-from .common import game_from, pool, settings
+from .common import game_from, pool, settings, work
 from .game import BadInput
 from .view import board
 
@@ -30,25 +31,27 @@ async def solve_for(request: Request, game: Game) -> dict[str, Any]:
         raise BadInput("line", "the game is over: nothing to solve")
     v = s.variant
     start: Any = game.deal.seed if game.deal.seed is not None and not game.actions else s
-    return await pool(request).run(tasks.solve_json, start, v.name, v.weapon_rule,
-                                   settings(request).max_seconds)
+    return await work(request, tasks.solve_json, start, v.name, v.weapon_rule,
+                      settings(request).max_seconds)
 
 
 async def hint_for(request: Request, game: Game) -> dict[str, Any]:
     """The fair agent's rows at the game's position, and the position's chance of winning."""
     if game.state.is_over:
         raise BadInput("line", "the game is over: no hints")
-    rows, best = await pool(request).run(tasks.hint, game.info)
+    rows, best = await work(request, tasks.hint, game.info)
     return {"agent": "fair", "actions": rows, "best": None if best is None else best["action"],
             "win_chance": None if best is None else best["win_chance"],
             "expected_score": None if best is None else best["expected_score"]}
 
 
 async def review_for(request: Request, game: Game) -> dict[str, Any]:
-    """The review of a game, computed in a worker."""
-    out: dict[str, Any] = await pool(request).run(
-        tasks.review, game.deal.start, game.line, game.deal.bottom,
-        settings(request).max_seconds)
+    """The review of a game, computed in a worker; a game of more decisions than a review
+    values is refused here (:class:`~scoundrel_solver.coach.review.ReviewTooLong`, 413)."""
+    check_reviewable(game.deal.start, game.actions)
+    out: dict[str, Any] = await work(
+        request, tasks.review, game.deal.start, game.line, game.deal.bottom,
+        settings(request).max_seconds, stoppable=True)
     return out
 
 
@@ -125,7 +128,10 @@ def openapi() -> dict[str, Any]:
     """The OpenAPI document of the JSON API."""
     errors: dict[str, Any] = {
         "400": {"description": "bad input: {error, field}"},
-        "503": {"description": "the worker queue is full; Retry-After says when to retry"},
+        "413": {"description": "a review of more decisions than a review values: "
+                "{error, field}"},
+        "503": {"description": "the worker queue is full (Retry-After says when to retry), "
+                "or the request needed more of the workers' time than one request gets"},
     }
     paths = {
         path: {"get": {"summary": summary,

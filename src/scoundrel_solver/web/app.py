@@ -30,11 +30,12 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..coach.review import ReviewTooLong
 from . import api, pages
 from .census import load_census
 from .common import Settings
 from .game import BadInput
-from .pool import Busy, Pool
+from .pool import Busy, ClientGone, Overrun, Pool
 
 __all__ = ["CSP", "MAX_BODY", "MAX_QUERY", "create_app"]
 
@@ -132,6 +133,27 @@ async def _busy(request: Request, exc: Exception) -> Response:
     return resp
 
 
+async def _overrun(request: Request, exc: Exception) -> Response:
+    cap = request.app.state.settings.request_seconds
+    text = (f"this request needs more than {cap:g} s of the server's work, the most one "
+            "request gets; it was stopped")
+    if _is_api(request):
+        return JSONResponse({"error": text, "field": None}, status_code=503)
+    return pages.render(request, "error.html", "error", status=503, field="", message=text)
+
+
+async def _too_long(request: Request, exc: Exception) -> Response:
+    if _is_api(request):
+        return JSONResponse({"error": str(exc), "field": "line"}, status_code=413)
+    return pages.render(request, "error.html", "error", status=413, field="line",
+                        message=str(exc))
+
+
+async def _gone(request: Request, exc: Exception) -> Response:
+    # Nobody reads this: the client left, and its work was stopped.
+    return PlainTextResponse("the client closed the connection", status_code=499)
+
+
 async def _http(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     text = {404: "no such page", 405: "method not allowed"}.get(exc.status_code, exc.detail)
@@ -170,8 +192,9 @@ def create_app(settings: Settings | None = None, *, pool: Pool | None = None,
         routes=[*pages.routes, *api.routes,
                 Mount("/static", StaticFiles(packages=[("scoundrel_solver.web", "static")]),
                       name="static")],
-        exception_handlers={BadInput: _bad_input, Busy: _busy, HTTPException: _http,
-                            Exception: _crash},
+        exception_handlers={BadInput: _bad_input, Busy: _busy, Overrun: _overrun,
+                            ReviewTooLong: _too_long, ClientGone: _gone,
+                            HTTPException: _http, Exception: _crash},
         middleware=[Middleware(Guard)],
         lifespan=lifespan,
     )

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import datetime as _dt
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 from starlette.requests import Request
 
@@ -12,16 +15,20 @@ from ..coach.game import Game
 from .game import BadInput, parse_deal, parse_line_text, replay
 from .pool import Pool
 
-__all__ = ["Settings", "game_from", "params", "pool", "settings", "today"]
+__all__ = ["Settings", "game_from", "params", "pool", "settings", "today", "work"]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class Settings:
-    """The server's settings: worker processes and the per-request solve limit."""
+    """The server's settings: worker processes, the per-solve limit, and the limit on all
+    the workers' time one request may take (``request_seconds``)."""
     workers: int = 2
     max_seconds: float = 10.0
     queue: int = 64
     data_dir: Path = Path("data")
+    request_seconds: float = 60.0
 
 
 def settings(request: Request) -> Settings:
@@ -34,6 +41,24 @@ def pool(request: Request) -> Pool:
     """The app's worker pool, from a request."""
     p: Pool = request.app.state.pool
     return p
+
+
+async def _gone(request: Request) -> None:
+    """Returns once the client has closed the connection (no route reads a body, so the
+    only message left to receive is the disconnect)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+async def work(request: Request, fn: Callable[..., T], *args: Any, stoppable: bool = False) -> T:
+    """``fn(*args)`` in the pool for this request: every call of one request shares one
+    deadline (``request_seconds`` from its first call), and is given up when its client
+    leaves (see :meth:`~.pool.Pool.run`)."""
+    deadline: float | None = getattr(request.state, "deadline", None)
+    if deadline is None:
+        deadline = request.state.deadline = time.monotonic() + settings(request).request_seconds
+    return await pool(request).run(fn, *args, deadline=deadline, gone=lambda: _gone(request),
+                                   stoppable=stoppable)
 
 
 def params(request: Request) -> dict[str, str]:

@@ -19,7 +19,7 @@ from . import api
 from .census import percent
 from .common import game_from, params, today
 from .game import BadInput, link, parse_deal, parse_line_text, replay
-from .pool import Busy
+from .pool import Busy, Overrun
 from .view import board, card_view
 
 __all__ = ["render", "routes"]
@@ -126,7 +126,7 @@ async def analysis(request: Request) -> Response:
                 ctx["best_steps"].append({"action": a, "href": link(game, "/analysis", steps)})
             if ctx["best_steps"]:
                 ctx["forward_href"] = ctx["best_steps"][0]["href"]
-        except Busy as err:
+        except (Busy, Overrun) as err:
             ctx["exact_error"] = f"busy: {err}; reload in a moment"
         try:
             h = await api.hint_for(request, game)
@@ -134,7 +134,7 @@ async def analysis(request: Request) -> Response:
             ctx["hint_keys"] = {a["action"]: a for a in b["actions"]}
             ctx["hint_best"] = {"action": h["best"]}
             ctx["position_win"] = h["win_chance"] or 0.0
-        except Busy as err:
+        except (Busy, Overrun) as err:
             ctx["hint_error"] = f"busy: {err}; reload in a moment"
     return render(request, "analysis.html", "analysis", **ctx)
 

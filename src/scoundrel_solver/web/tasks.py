@@ -18,11 +18,13 @@ from scoundrel_core import InfoState, State
 from ..coach.deal import Deal
 from ..coach.game import Game
 from ..coach.hints import HintRow, best_row, hint_agent, hint_rows
+from ..coach.review import check_reviewable
 from ..coach.review import review as coach_review
 from ..fair import FairAgent
 from ..fair.agent import ranked
+from ..runs.workers import die_with_parent
 
-__all__ = ["MEMO_LIMIT", "hint", "ping", "review", "solve_json", "warm"]
+__all__ = ["MEMO_LIMIT", "hint", "ping", "review", "solve_json", "start", "warm"]
 
 MEMO_LIMIT: Final = 200_000
 """Memo entries a worker's fair agent keeps before starting afresh (memory cap)."""
@@ -36,6 +38,18 @@ def _agent(variant: str) -> FairAgent:
         agent = _agents[variant] = hint_agent()
         agent.memo_limit = MEMO_LIMIT
     return agent
+
+
+_stops: Any = None
+
+
+def start(parent: int, stops: Any = None) -> None:
+    """A worker's initializer: end with the server (``parent``) however it ends, keep the
+    pool's stop flags (``stops``, one per call in flight), then warm."""
+    global _stops
+    die_with_parent(parent)
+    _stops = stops
+    warm()
 
 
 def warm() -> None:
@@ -66,10 +80,18 @@ def hint(info: InfoState) -> tuple[list[HintRow], HintRow | None]:
 
 
 def review(start: State, line: list[str], bottom: tuple[sc.Card, ...],
-           max_seconds: float) -> dict[str, Any]:
+           max_seconds: float, slot: int | None = None) -> dict[str, Any]:
     """``/api/review``'s object: the coach's review (:func:`~scoundrel_solver.coach.review.review`)
-    of the game, valued by this worker's agent for the variant."""
+    of the game, valued by this worker's agent for the variant. With ``slot``, the review
+    stops (:class:`~scoundrel_solver.coach.review.ReviewStopped`) once the server raises
+    that stop flag: its client left, or the request's time is up."""
+    check_reviewable(start, line)  # before the game is rebuilt step by step
     game = Game.begin(Deal(start, bottom=bottom))
     for text in line:
         game = game.then(sc.parse_action(game.state, text))
-    return coach_review(game, _agent(str(start.variant)), max_seconds).to_json()
+    flags = _stops
+
+    def stop() -> bool:
+        return slot is not None and flags is not None and bool(flags[slot])
+
+    return coach_review(game, _agent(str(start.variant)), max_seconds, stop).to_json()
