@@ -22,7 +22,7 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from . import api, pages
+from . import api, pages, puzzles
 from .census import load_census
 from .common import Settings
 from .game import BadInput
@@ -144,7 +144,7 @@ def create_app(settings: Settings | None = None, *, pool: Pool | None = None,
                 app.state.pool.close()
 
     app = Starlette(
-        routes=[*pages.routes, *api.routes,
+        routes=[*pages.routes, *api.routes, *puzzles.routes,
                 Mount("/static", StaticFiles(packages=[("scoundrel_solver.web", "static")]),
                       name="static")],
         exception_handlers={BadInput: _bad_input, Busy: _busy, HTTPException: _http,

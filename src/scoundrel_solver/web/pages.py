@@ -20,6 +20,7 @@ from .census import percent
 from .common import game_from, params, settings, today
 from .game import BadInput, link, parse_deal, parse_line_text, replay
 from .pool import Busy
+from .review_view import key_moments, turning_view
 from .view import board, card_view
 
 __all__ = ["render", "routes"]
@@ -85,6 +86,7 @@ async def review(request: Request) -> Response:
                       "weapon": None if s.weapon is None else card_view(s.weapon),
                       "actions": room["actions"]})
     return render(request, "review.html", "review", r=r, rooms=rooms, title=_title(game),
+                  moments=key_moments(game, r), turning=turning_view(game, r),
                   variant=str(game.deal.start.variant),
                   counts={k: counts.get(k, 0) for k in ("inaccuracy", "mistake", "blunder")},
                   play_url=link(game, "/play"), self_url=link(game, "/review"),
