@@ -90,7 +90,7 @@ def turning_point(start: State, actions: Sequence[Action],
         return TurningPoint("unproven", None, solves)
     if last:
         return TurningPoint("won" if states[-1].is_over else "winnable", None, solves)
-    first = wins(0)
+    first = wins(0) if len(states) > 1 else last
     if first is None:
         return TurningPoint("unproven", None, solves)
     if not first:
