@@ -59,7 +59,8 @@ def test_the_review_shows_key_moments_drawn_and_the_turning_point(client: TestCl
         part = page.split(f'data-key-moment="{step}"')[1].split("</section>")[0]
         s = sc.play_line(start, line[:step - 1])
         for c in s.room:
-            assert f'title="{"monster" if c.is_monster else "weapon" if c.is_weapon else "potion"} {c.value}"' in part
+            kind = "monster" if c.is_monster else "weapon" if c.is_weapon else "potion"
+            assert f'title="{kind} {c.value}"' in part
         assert f'data-health="{s.health}"' in part
         d = labelled[step]
         assert f'data-compare="played" data-action="{d["played"]}"' in part
