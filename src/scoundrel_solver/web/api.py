@@ -15,7 +15,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..coach.game import Game
-from . import tasks
+from . import puzzles, tasks
 from .common import game_from, pool, settings
 from .game import BadInput
 from .view import board
@@ -115,6 +115,8 @@ ENDPOINTS: Final = [
      "from the fair agent"),
     ("/api/review", api_review, "three scores, labelled decisions, accuracy, optimal line"),
     ("/api/record", api_record, "the game as a scoundrel-record/1 file"),
+    ("/api/puzzle", puzzles.api_puzzle, "the day's puzzle position (no answer); with state "
+     "and line (one action): whether it keeps the chances, and the fair agent's values"),
     ("/api/census", api_census, "winnable share per variant and the fair agent's rates"),
     ("/api/health", api_health, "the server is up; worker count and requests in flight"),
 ]

@@ -137,6 +137,5 @@ async def api_puzzle(request: Request) -> Response:
     return JSONResponse(got)
 
 
-routes = [Route("/puzzles", puzzles_page, methods=["GET"]),
-          Route("/api/puzzle", api_puzzle, methods=["GET"])]
-"""The puzzle page and its JSON endpoint."""
+routes = [Route("/puzzles", puzzles_page, methods=["GET"])]
+"""The puzzle page (its JSON endpoint is among :data:`.api.ENDPOINTS`)."""
