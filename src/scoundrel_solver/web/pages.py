@@ -154,7 +154,8 @@ async def api_page(request: Request) -> Response:
 
 async def about(request: Request) -> Response:
     t = {"inaccuracy": labels.INACCURACY, "mistake": labels.MISTAKE,
-         "blunder": labels.BLUNDER, "scale": labels.ACCURACY_SCALE, "live": labels.LIVE}
+         "blunder": labels.BLUNDER, "scale": labels.ACCURACY_SCALE, "live": labels.LIVE,
+         "noise": labels.NOISE}
     return render(request, "about.html", "about", t=t)
 
 
