@@ -105,6 +105,7 @@ def test_a_players_own_puzzle_and_bad_puzzle_input(client: TestClient) -> None:
     for bad, field in ((f"{q}&line=ZZ", "line"), (f"{q}", "line"),
                        ("state=nonsense&line=flee", "state"),
                        (f"date=2999-01-01&{q}&line=flee", "date"),
+                       ("date=2001-01-01", "date"),
                        ("date=2026-13-45", "date")):
         r = client.get(f"/api/puzzle?{bad}")
         assert r.status_code == 400 and r.json()["field"] == field, bad

@@ -177,8 +177,12 @@ def _decision_lines(d: Decision) -> list[str]:
     s = d.before
     where = (f"step {d.step}, room {d.room}: health {s.health}, {weapon_text(s)}, "
              f"room {_cards(s.room)}")
-    how = "exact" if d.exact else "estimated"
     played, agent = d.row(d.played), d.row(d.choice)
+    how = "exact" if d.exact else "estimated"
+    if played["samples"] and agent["samples"]:  # the endgame: shares of sampled orders won
+        how = (f"won in {round(played['win_chance'] * played['samples'])} and "
+               f"{round(agent['win_chance'] * agent['samples'])} of {agent['samples']} "
+               "sampled orders")
     return [f"    {where}",
             f"        played {d.played!s:<6} win {100 * played['win_chance']:5.1f}%  "
             f"expected score {played['expected_score']:6.1f}   {d.label}",
@@ -193,8 +197,8 @@ def _turning_line(rev: Review) -> str:
     if tp.outcome == "turned":
         d = next((d for d in rev.decisions if d.step == tp.step), None)
         played = f" ({d.played})" if d is not None else ""
-        return (f"  Turning point (hindsight, exact solver on the known deal): after step "
-                f"{tp.step}{played} even perfect play could no longer win.")
+        return (f"  Turning point: after step {tp.step}{played} even perfect play could no "
+                "longer win\n    (hindsight: the exact solver on the known deal).")
     return {"won": "  Turning point: none, you won.",
             "winnable": "  Turning point: none, the game can still be won.",
             "never": "  Turning point: none, the deal could not be won even with perfect "
@@ -234,7 +238,7 @@ def render_review(rev: Review, pal: Palette, width: int = 88) -> list[str]:
         lines.append("  No decisions to review yet.")
         return [pal.paint(line) for line in lines]
     lines.append(_labels_line(rev))
-    lines.append(_turning_line(rev))
+    lines += _turning_line(rev).split("\n")
     worst = rev.key_moments
     if worst:
         lines.append("  Key moments, by the drop in the fair agent's chance of winning "

@@ -13,6 +13,7 @@ come back once an action is chosen (``line=`` one action).
 from __future__ import annotations
 
 import asyncio
+import datetime as _dt
 from collections import OrderedDict
 from typing import Any, Final
 
@@ -60,6 +61,8 @@ async def daily_for(request: Request, date: str) -> dict[str, Any] | None:
 
 
 def _date(q: dict[str, str]) -> str:
+    """The day asked for: today, or one of the :data:`KEEP_DAYS` days before (so at most
+    that many puzzles are ever computed in a day)."""
     date = q.get("date") or today()
     try:
         sc.daily_seed(date)
@@ -67,6 +70,9 @@ def _date(q: dict[str, str]) -> str:
         raise BadInput("date", str(err)) from None
     if date > today():
         raise BadInput("date", f"date {date} is in the future: no puzzle yet")
+    first = (_dt.date.fromisoformat(today()) - _dt.timedelta(days=KEEP_DAYS - 1)).isoformat()
+    if date < first:
+        raise BadInput("date", f"date {date}: puzzles are kept from {first} on")
     return date
 
 
