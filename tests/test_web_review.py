@@ -114,3 +114,13 @@ def test_a_players_own_puzzle_and_bad_puzzle_input(client: TestClient) -> None:
     assert r.status_code == 400 and r.json()["field"] == "state"
     hostile = client.get("/puzzles?state=" + quote("<script>alert(1)</script>"))
     assert hostile.status_code == 400 and "<script>alert" not in hostile.text
+
+
+def test_a_position_given_as_a_player_saw_it_has_no_turning_point(client: TestClient) -> None:
+    fled = sc.apply(sc.new_game(seed=5), sc.FLEE)
+    info = sc.InfoState.from_state(fled, fled.dungeon[-4:])  # the fled room at the bottom
+    first = str(sc.legal_actions(fled)[0])
+    body = client.get(f"/api/review?state={quote(info.to_text())}&line={quote(first)}").json()
+    assert body["turning_point"]["outcome"] == "unknown"  # the unseen cards have no order
+    known = client.get(f"/api/review?state={quote(fled.to_text())}&line={quote(first)}").json()
+    assert known["turning_point"]["outcome"] != "unknown"

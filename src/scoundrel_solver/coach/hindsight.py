@@ -26,15 +26,16 @@ from scoundrel_core import Action, State
 
 from ..exact.solve import is_winnable
 
-__all__ = ["MAX_NODES", "TurningPoint", "turning_point", "turning_point_slow"]
+__all__ = ["MAX_NODES", "UNKNOWN", "TurningPoint", "turning_point", "turning_point_slow"]
 
 MAX_NODES: Final = 2_000_000
 """The exact solver's cap per position asked (a classic position takes far fewer)."""
 
-Outcome = Literal["turned", "won", "winnable", "never", "unproven"]
+Outcome = Literal["turned", "won", "winnable", "never", "unproven", "unknown"]
 """``turned``: a step after which the game could no longer be won; ``won``: the game was
 won; ``winnable``: not finished and still winnable; ``never``: the deal could not be won
-from the start; ``unproven``: a solve was stopped by its cap."""
+from the start; ``unproven``: a solve was stopped by its cap; ``unknown``: the order of
+the dungeon is not known (a position given as what a player sees)."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,9 @@ class TurningPoint:
         return {"outcome": self.outcome, "step": self.step, "solves": self.solves,
                 "max_nodes": MAX_NODES}
 
+
+UNKNOWN: Final = TurningPoint("unknown", None, 0)
+"""The turning point of a game whose dungeon order is not known."""
 
 Winnable = Callable[[State], "bool | None"]
 

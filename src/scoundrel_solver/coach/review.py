@@ -40,7 +40,7 @@ from ..exact.solve import solve
 from ..fair.agent import FairAgent
 from ..fair.api import FairGame, play_fair
 from .game import Game, starts_room
-from .hindsight import TurningPoint, turning_point
+from .hindsight import UNKNOWN, TurningPoint, turning_point
 from .hints import HintRow, best_row, hint_agent, hint_rows
 from .labels import drop, game_accuracy, judge
 
@@ -208,7 +208,10 @@ def review(game: Game, agent: FairAgent | None = None,
     start = game.deal.start
     fair = fair_game(start, agent)
     best_solve = solve(start, max_seconds=solve_seconds)
-    return Review(game, fair, best_solve, tuple(decisions), turning_point(start, game.actions))
+    # a position given as what a player saw (its unseen cards a set) has no known order
+    known = game.deal.state_text is None or "|" not in game.deal.state_text
+    turning = turning_point(start, game.actions) if known else UNKNOWN
+    return Review(game, fair, best_solve, tuple(decisions), turning)
 
 
 _fair_games: OrderedDict[str, FairGame] = OrderedDict()

@@ -204,7 +204,9 @@ def _turning_line(rev: Review) -> str:
             "never": "  Turning point: none, the deal could not be won even with perfect "
                      "play (the exact solver, seeing the whole dungeon).",
             "unproven": "  Turning point: unproven (the exact solver's search was stopped "
-                        "by its node cap)."}[tp.outcome]
+                        "by its node cap).",
+            "unknown": "  Turning point: not known (the order of the unseen cards is not "
+                       "known)."}[tp.outcome]
 
 
 def _labels_line(rev: Review) -> str:

@@ -48,7 +48,7 @@ async def review_for(request: Request, game: Game) -> dict[str, Any]:
     """The review of a game, computed in a worker."""
     out: dict[str, Any] = await pool(request).run(
         tasks.review, game.deal.start, game.line, game.deal.bottom,
-        settings(request).max_seconds)
+        settings(request).max_seconds, game.deal.state_text)
     return out
 
 

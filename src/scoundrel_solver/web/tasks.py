@@ -66,10 +66,11 @@ def hint(info: InfoState) -> tuple[list[HintRow], HintRow | None]:
 
 
 def review(start: State, line: list[str], bottom: tuple[sc.Card, ...],
-           max_seconds: float) -> dict[str, Any]:
+           max_seconds: float, state_text: str | None = None) -> dict[str, Any]:
     """``/api/review``'s object: the coach's review (:func:`~scoundrel_solver.coach.review.review`)
-    of the game, valued by this worker's agent for the variant."""
-    game = Game.begin(Deal(start, bottom=bottom))
+    of the game, valued by this worker's agent for the variant (``state_text``: the
+    position's text, for a deal given as one)."""
+    game = Game.begin(Deal(start, state_text=state_text, bottom=bottom))
     for text in line:
         game = game.then(sc.parse_action(game.state, text))
     return coach_review(game, _agent(str(start.variant)), max_seconds).to_json()
