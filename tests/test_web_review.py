@@ -67,6 +67,8 @@ def test_the_review_shows_key_moments_drawn_and_the_turning_point(client: TestCl
         assert f'data-compare="agent" data-action="{d["agent"]}"' in part
         assert "sampled orders" in part or "exact" in part or "estimated" in part
     assert f'data-turning-step="{want.step}"' in page
+    fair = re.search(r'href="([^"]+)" data-fair-game', page)
+    assert fair and ",".join(body["fair"]["line"]) in fair.group(1).replace("%2C", ",")
     # the full list is collapsed below the key moments
     assert page.index("data-key-moment") < page.index('<details class="all-decisions">')
 

@@ -87,6 +87,7 @@ async def review(request: Request) -> Response:
                       "actions": room["actions"]})
     return render(request, "review.html", "review", r=r, rooms=rooms, title=_title(game),
                   moments=key_moments(game, r), turning=turning_view(game, r),
+                  fair_url=link(game, "/analysis", r["fair"]["line"]),
                   variant=str(game.deal.start.variant),
                   counts={k: counts.get(k, 0) for k in ("inaccuracy", "mistake", "blunder")},
                   play_url=link(game, "/play"), self_url=link(game, "/review"),
