@@ -415,6 +415,8 @@ def test_the_review_labels_decisions_and_steps_the_optimal_line(tab: Page) -> No
     assert page.locator('[data-score="player"]').inner_text() == str(final)
     best = solve(21)
     assert page.locator('[data-score="best"]').inner_text() == str(best.best_score)
+    page.locator("details.all-decisions > summary").click()  # the full list is collapsed
+    page.locator("details.optimal-rooms > summary").click()
     decisions = page.locator("li.decision")
     assert decisions.count() > 0
     labels = set(decisions.evaluate_all("els => els.map(e => e.dataset.label)"))
@@ -484,6 +486,7 @@ PAGES = {
     "census": "/census",
     "api": "/api",
     "about": "/about",
+    "puzzles": "/puzzles",
     "learn": "/learn",
     "learn-done": "/learn?line=flee,7D,9S/w,5C/w,8C/f,6H,3S/w,10D,KS/w,QC/w,5S/w,4H,2H",
     "learn-step": "/learn?line=flee,7D,9S/w,5C/w,8C/f,6H#tutorial",

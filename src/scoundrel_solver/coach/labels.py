@@ -14,8 +14,18 @@ winning differ by at least :data:`LIVE` (where every action wins about
 equally often, no choice there can be right or wrong by this measure).
 ``docs/web.md`` explains the choice. Both front ends label with these.
 
+A label is given only where the drop is larger than the uncertainty of the two
+chances compared (:func:`judge`). In the endgame the agent's chance of an
+action is the share of K sampled dungeon orders it wins, whose standard error
+is about ``sqrt(p(1-p)/K)`` (:func:`standard_error`); a drop within
+:data:`NOISE` combined standard errors of the two chances could be the luck of
+the draw of the orders, so it is not labelled. Exact values and the search's
+values (not samples) carry no sampling noise.
+
 >>> label(0.0), label(0.03), label(0.07), label(0.25)
 (None, 'inaccuracy', 'mistake', 'blunder')
+>>> judge(1 / 8, 8, 0.0, 8), judge(0.3, 0, 0.0, 0)
+(None, 'blunder')
 >>> round(decision_accuracy(0.05), 1)
 60.7
 """
@@ -32,10 +42,14 @@ __all__ = [
     "INACCURACY",
     "LIVE",
     "MISTAKE",
+    "NOISE",
+    "beyond_noise",
     "decision_accuracy",
     "drop",
     "game_accuracy",
+    "judge",
     "label",
+    "standard_error",
 ]
 
 INACCURACY: Final = 0.02
@@ -48,6 +62,9 @@ LIVE: Final = 0.005
 """How far the actions' chances of winning must differ for a decision to count in the accuracy."""
 ACCURACY_SCALE: Final = 0.10
 """The drop at which a decision's accuracy falls to 1/e (37%)."""
+NOISE: Final = 2.0
+"""How many combined standard errors a drop must exceed to be labelled (about 95%: a
+smaller drop is what two samples of the same chance often differ by)."""
 
 
 def drop(choice: float, played: float, chances: Sequence[float]) -> float | None:
@@ -76,6 +93,35 @@ def label(drop: float) -> str | None:
     if drop >= INACCURACY:
         return "inaccuracy"
     return None
+
+
+def standard_error(chance: float, samples: int) -> float:
+    """The standard error of a chance of winning (0..1) that is the share of ``samples``
+    sampled dungeon orders won: ``sqrt(p(1-p)/K)``; 0 for ``samples`` 0 (an exact value,
+    or the search's, which samples nothing)."""
+    if samples < 0:
+        raise ValueError(f"samples {samples!r} must be 0 or more")
+    if samples == 0:
+        return 0.0
+    p = min(1.0, max(0.0, chance))
+    return math.sqrt(p * (1.0 - p) / samples)
+
+
+def beyond_noise(drop: float, choice_se: float, played_se: float) -> bool:
+    """Whether ``drop`` is larger than :data:`NOISE` times the combined standard error of
+    the two chances compared (independent errors add in squares)."""
+    return drop > NOISE * math.hypot(choice_se, played_se)
+
+
+def judge(choice: float, choice_samples: int, played: float, played_samples: int) -> str | None:
+    """The label of a decision from the two chances of winning compared and the samples
+    behind each (0: not sampled): :func:`label` of the drop, or None where the drop is
+    within the noise of the samples (:func:`beyond_noise`)."""
+    lost = max(0.0, choice - played)
+    if not beyond_noise(lost, standard_error(choice, choice_samples),
+                        standard_error(played, played_samples)):
+        return None
+    return label(lost)
 
 
 def decision_accuracy(drop: float) -> float:

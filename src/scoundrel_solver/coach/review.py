@@ -13,7 +13,14 @@ Three scores and a judgement of each decision:
   knew there; the decision is judged by the drop in its chance of winning
   against the agent's own choice, labelled and scored for accuracy by
   :mod:`.labels`. Each decision keeps the rows, so the chance of winning and
-  the expected final score of the action played and of the agent's choice.
+  the expected final score of the action played and of the agent's choice;
+- the key moments: at most :data:`KEY_MOMENTS` labelled decisions, the largest
+  drops first (a drop within the noise of the agent's samples is not labelled);
+- the hindsight turning point (:mod:`.hindsight`): the first decision after
+  which even perfect play could no longer win.
+
+The fair agent's game on a deal is kept (:data:`FAIR_CACHE` deals, the most
+recent), so reviewing the same deal again does not replay it.
 
 Both front ends show this one review: ``scoundrel-play`` as text,
 ``scoundrel-web`` as a page and as ``/api/review`` (:meth:`Review.to_json`).
@@ -21,26 +28,33 @@ Both front ends show this one review: ``scoundrel-play`` as text,
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
 import scoundrel_core as sc
-from scoundrel_core import Action, State
+from scoundrel_core import Action, InfoState, State
 
 from ..exact.result import SolveResult
 from ..exact.solve import solve
 from ..fair.agent import FairAgent
 from ..fair.api import FairGame, play_fair
 from .game import Game, starts_room
+from .hindsight import UNKNOWN, TurningPoint, turning_point
 from .hints import HintRow, best_row, hint_agent, hint_rows
-from .labels import drop, game_accuracy, label
+from .labels import drop, game_accuracy, judge
 
-__all__ = ["LABELS", "MAX_DECISIONS", "TOP_DECISIONS", "Decision", "Review", "ReviewStopped",
-           "ReviewTooLong", "check_reviewable", "optimal_rooms", "review"]
+__all__ = ["FAIR_CACHE", "KEY_MOMENTS", "LABELS", "MAX_DECISIONS", "TOP_DECISIONS",
+           "Decision", "Review", "ReviewStopped", "ReviewTooLong", "check_reviewable",
+           "fair_game", "optimal_rooms", "review"]
 
-TOP_DECISIONS: Final = 5
-"""How many of the worst decisions the terminal's review lists."""
+KEY_MOMENTS: Final = 3
+"""How many key moments a review shows at most (both front ends)."""
+TOP_DECISIONS: Final = KEY_MOMENTS
+"""The same: the worst decisions are the key moments."""
+FAIR_CACHE: Final = 256
+"""Deals whose fair agent's game is kept."""
 LABELS: Final = ("inaccuracy", "mistake", "blunder")
 """The labels, mildest first."""
 MAX_DECISIONS: Final = 300
@@ -81,6 +95,8 @@ class Decision:
     """1 for the first action of the game."""
     room: int
     before: State
+    info: InfoState
+    """What the player knew there (the puzzle's position: no dungeon order)."""
     played: Action
     choice: Action
     """The agent's own choice there (:func:`~.hints.best_row`)."""
@@ -92,8 +108,12 @@ class Decision:
 
     @property
     def label(self) -> str | None:
-        """``inaccuracy``, ``mistake``, ``blunder`` or None (see :mod:`.labels`)."""
-        return None if self.drop is None else label(self.drop)
+        """``inaccuracy``, ``mistake``, ``blunder`` or None (see :mod:`.labels`): None
+        too where the drop is within the noise of the agent's sampled chances."""
+        if self.drop is None:
+            return None
+        mine, best = self.row(self.played), self.row(self.choice)
+        return judge(best["win_chance"], best["samples"], mine["win_chance"], mine["samples"])
 
     def row(self, a: Action) -> HintRow:
         """The row of the legal action ``a``."""
@@ -107,7 +127,8 @@ class Decision:
     def to_json(self) -> dict[str, Any]:
         """The decision as ``/api/review`` gives it."""
         return {"step": self.step, "played": str(self.played), "agent": str(self.choice),
-                "state": self.before.to_text(), "rows": list(self.rows), "drop": self.drop,
+                "state": self.before.to_text(), "info": self.info.to_text(),
+                "room": self.room, "rows": list(self.rows), "drop": self.drop,
                 "label": self.label}
 
 
@@ -120,6 +141,7 @@ class Review:
     fair: FairGame
     best: SolveResult
     decisions: tuple[Decision, ...]
+    turning: TurningPoint
 
     @property
     def final(self) -> State:
@@ -147,11 +169,17 @@ class Review:
         return {k: got.count(k) for k in LABELS}
 
     @property
-    def worst(self) -> tuple[Decision, ...]:
-        """At most :data:`TOP_DECISIONS` labelled decisions, the largest drop first."""
+    def key_moments(self) -> tuple[Decision, ...]:
+        """At most :data:`KEY_MOMENTS` labelled decisions, the largest drop first (the
+        earlier of equal drops first)."""
         bad = [d for d in self.decisions if d.label is not None]
         bad.sort(key=lambda d: (-(d.drop or 0.0), d.step))
-        return tuple(bad[:TOP_DECISIONS])
+        return tuple(bad[:KEY_MOMENTS])
+
+    @property
+    def worst(self) -> tuple[Decision, ...]:
+        """The key moments (:attr:`key_moments`)."""
+        return self.key_moments
 
     def to_json(self) -> dict[str, Any]:
         """The review as ``/api/review`` gives it."""
@@ -159,10 +187,12 @@ class Review:
         return {
             "player": {"score": s.score, "over": s.is_over, "won": s.won},
             "fair": {"score": self.fair.score, "won": self.fair.won,
-                     "line": list(self.fair.actions)},
+                     "line": list(self.fair.actions), "decisions": len(self.fair.exact)},
             "best": self.best.to_json(),
             "rooms": optimal_rooms(self.game.deal.start, list(self.best.line)),
             "decisions": [d.to_json() for d in self.decisions],
+            "key_moments": [d.step for d in self.key_moments],
+            "turning_point": self.turning.to_json(),
             "accuracy": self.accuracy,
             "live_decisions": self.live_decisions,
         }
@@ -212,15 +242,37 @@ def review(game: Game, agent: FairAgent | None = None,
             rows = tuple(hint_rows(values))
             mine = next(r for r in rows if r["action"] == str(a))
             lost = drop(best["win_chance"], mine["win_chance"], [r["win_chance"] for r in rows])
-            decisions.append(Decision(len(at.actions) + 1, at.room, at.state, a,
+            decisions.append(Decision(len(at.actions) + 1, at.room, at.state, at.info, a,
                                       sc.parse_action_text(best["action"]), rows, lost))
         at = at.then(a)
-    agent.reset()
     start = game.deal.start
     if stop():
         raise ReviewStopped("stopped before the fair agent played the deal")
-    fair = play_fair(start, agent=agent)
+    fair = fair_game(start, agent)
     if stop():
         raise ReviewStopped("stopped before the exact solve")
     best_solve = solve(start, max_seconds=solve_seconds)
-    return Review(game, fair, best_solve, tuple(decisions))
+    # a position given as what a player saw (its unseen cards a set) has no known order
+    known = game.deal.state_text is None or "|" not in game.deal.state_text
+    turning = turning_point(start, game.actions) if known else UNKNOWN
+    return Review(game, fair, best_solve, tuple(decisions), turning)
+
+
+_fair_games: OrderedDict[str, FairGame] = OrderedDict()
+
+
+def fair_game(start: State, agent: FairAgent | None = None) -> FairGame:
+    """The fair agent's game on the deal of ``start`` (its memo reset first, so the game
+    is the same whichever agent plays it), kept for the :data:`FAIR_CACHE` deals asked
+    most recently."""
+    key = start.to_text()
+    got = _fair_games.get(key)
+    if got is not None:
+        _fair_games.move_to_end(key)
+        return got
+    agent = agent if agent is not None else hint_agent()
+    agent.reset()
+    got = _fair_games[key] = play_fair(start, agent=agent)
+    while len(_fair_games) > FAIR_CACHE:
+        _fair_games.popitem(last=False)
+    return got

@@ -177,14 +177,36 @@ def _decision_lines(d: Decision) -> list[str]:
     s = d.before
     where = (f"step {d.step}, room {d.room}: health {s.health}, {weapon_text(s)}, "
              f"room {_cards(s.room)}")
-    how = "exact" if d.exact else "estimated"
     played, agent = d.row(d.played), d.row(d.choice)
+    how = "exact" if d.exact else "estimated"
+    if played["samples"] and agent["samples"]:  # the endgame: shares of sampled orders won
+        how = (f"won in {round(played['win_chance'] * played['samples'])} and "
+               f"{round(agent['win_chance'] * agent['samples'])} of {agent['samples']} "
+               "sampled orders")
     return [f"    {where}",
             f"        played {d.played!s:<6} win {100 * played['win_chance']:5.1f}%  "
             f"expected score {played['expected_score']:6.1f}   {d.label}",
             f"        agent  {d.choice!s:<6} win {100 * agent['win_chance']:5.1f}%  "
             f"expected score {agent['expected_score']:6.1f}   "
             f"drop {100 * (d.drop or 0.0):4.1f} points ({how})"]
+
+
+def _turning_line(rev: Review) -> str:
+    """The hindsight turning point in one line (the solver's words, as the web's)."""
+    tp = rev.turning
+    if tp.outcome == "turned":
+        d = next((d for d in rev.decisions if d.step == tp.step), None)
+        played = f" ({d.played})" if d is not None else ""
+        return (f"  Turning point: after step {tp.step}{played} even perfect play could no "
+                "longer win\n    (hindsight: the exact solver on the known deal).")
+    return {"won": "  Turning point: none, you won.",
+            "winnable": "  Turning point: none, the game can still be won.",
+            "never": "  Turning point: none, the deal could not be won even with perfect "
+                     "play (the exact solver, seeing the whole dungeon).",
+            "unproven": "  Turning point: unproven (the exact solver's search was stopped "
+                        "by its node cap).",
+            "unknown": "  Turning point: not known (the order of the unseen cards is not "
+                       "known)."}[tp.outcome]
 
 
 def _labels_line(rev: Review) -> str:
@@ -198,8 +220,8 @@ def _labels_line(rev: Review) -> str:
 
 def render_review(rev: Review, pal: Palette, width: int = 88) -> list[str]:
     """The review: three scores, the optimal line, the labels and accuracy of the decisions
-    (by the drop in the fair agent's chance of winning against its own choice) and the worst
-    of them."""
+    (by the drop in the fair agent's chance of winning against its own choice), the
+    hindsight turning point and the key moments (the worst decisions)."""
     best = rev.best
     proof = ("proven" if best.proven else
              f"not proven (search stopped by {best.stopped_by}; at most {best.upper_bound})")
@@ -207,7 +229,7 @@ def render_review(rev: Review, pal: Palette, width: int = 88) -> list[str]:
         pal.bold("Review"),
         f"  Your score:          {_outcome(rev.final.score)}",
         f"  Fair agent's score:  {_outcome(rev.fair.score)} on the same deal, "
-        "seeing only what a player sees",
+        f"seeing only what a player sees ({plural(len(rev.fair.exact), 'decision')})",
         f"  Best possible score: {_outcome(best.best_score)}, {proof}, by the exact solver "
         "(it sees the whole dungeon)",
         "  Optimal line:",
@@ -218,13 +240,15 @@ def render_review(rev: Review, pal: Palette, width: int = 88) -> list[str]:
         lines.append("  No decisions to review yet.")
         return [pal.paint(line) for line in lines]
     lines.append(_labels_line(rev))
-    worst = rev.worst
+    lines += _turning_line(rev).split("\n")
+    worst = rev.key_moments
     if worst:
-        lines.append("  Worst decisions, by the drop in the fair agent's chance of winning "
+        lines.append("  Key moments, by the drop in the fair agent's chance of winning "
                      "against its own choice:")
         for d in worst:
             lines += _decision_lines(d)
     else:
         lines.append(f"  None cost {100 * INACCURACY:g} points or more of the fair agent's "
-                     "chance of winning against its own choice.")
+                     "chance of winning against its own choice (beyond the noise of its "
+                     "samples): no key moment.")
     return [pal.paint(line) for line in lines]

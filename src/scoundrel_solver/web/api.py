@@ -16,7 +16,7 @@ from starlette.routing import Route
 
 from ..coach.game import Game
 from ..coach.review import check_reviewable
-from . import tasks
+from . import puzzles, tasks
 from .common import game_from, pool, settings, work
 from .game import BadInput
 from .view import board
@@ -51,7 +51,7 @@ async def review_for(request: Request, game: Game) -> dict[str, Any]:
     check_reviewable(game.deal.start, game.actions)
     out: dict[str, Any] = await work(
         request, tasks.review, game.deal.start, game.line, game.deal.bottom,
-        settings(request).max_seconds, stoppable=True)
+        settings(request).max_seconds, game.deal.state_text, stoppable=True)
     return out
 
 
@@ -118,6 +118,8 @@ ENDPOINTS: Final = [
      "from the fair agent"),
     ("/api/review", api_review, "three scores, labelled decisions, accuracy, optimal line"),
     ("/api/record", api_record, "the game as a scoundrel-record/1 file"),
+    ("/api/puzzle", puzzles.api_puzzle, "the day's puzzle position (no answer); with state "
+     "and line (one action): whether it keeps the chances, and the fair agent's values"),
     ("/api/census", api_census, "winnable share per variant and the fair agent's rates"),
     ("/api/health", api_health, "the server is up; worker count and requests in flight"),
 ]

@@ -31,7 +31,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..coach.review import ReviewTooLong
-from . import api, pages
+from . import api, pages, puzzles
 from .census import load_census
 from .common import Settings
 from .game import BadInput
@@ -189,7 +189,7 @@ def create_app(settings: Settings | None = None, *, pool: Pool | None = None,
                 app.state.pool.close()
 
     app = Starlette(
-        routes=[*pages.routes, *api.routes,
+        routes=[*pages.routes, *api.routes, *puzzles.routes,
                 Mount("/static", StaticFiles(packages=[("scoundrel_solver.web", "static")]),
                       name="static")],
         exception_handlers={BadInput: _bad_input, Busy: _busy, Overrun: _overrun,

@@ -20,6 +20,7 @@ from .census import percent
 from .common import game_from, params, today
 from .game import BadInput, link, parse_deal, parse_line_text, replay
 from .pool import Busy, Overrun
+from .review_view import key_moments, turning_view
 from .view import board, card_view
 
 __all__ = ["render", "routes"]
@@ -85,6 +86,8 @@ async def review(request: Request) -> Response:
                       "weapon": None if s.weapon is None else card_view(s.weapon),
                       "actions": room["actions"]})
     return render(request, "review.html", "review", r=r, rooms=rooms, title=_title(game),
+                  moments=key_moments(game, r), turning=turning_view(game, r),
+                  fair_url=link(game, "/analysis", r["fair"]["line"]),
                   variant=str(game.deal.start.variant),
                   counts={k: counts.get(k, 0) for k in ("inaccuracy", "mistake", "blunder")},
                   play_url=link(game, "/play"), self_url=link(game, "/review"),
@@ -153,7 +156,8 @@ async def api_page(request: Request) -> Response:
 
 async def about(request: Request) -> Response:
     t = {"inaccuracy": labels.INACCURACY, "mistake": labels.MISTAKE,
-         "blunder": labels.BLUNDER, "scale": labels.ACCURACY_SCALE, "live": labels.LIVE}
+         "blunder": labels.BLUNDER, "scale": labels.ACCURACY_SCALE, "live": labels.LIVE,
+         "noise": labels.NOISE}
     return render(request, "about.html", "about", t=t)
 
 

@@ -24,7 +24,8 @@ from ..fair import FairAgent
 from ..fair.agent import ranked
 from ..runs.workers import die_with_parent
 
-__all__ = ["MEMO_LIMIT", "hint", "ping", "review", "solve_json", "start", "warm"]
+__all__ = ["MEMO_LIMIT", "daily_puzzle", "hint", "ping", "review", "solve_json", "start",
+           "warm"]
 
 MEMO_LIMIT: Final = 200_000
 """Memo entries a worker's fair agent keeps before starting afresh (memory cap)."""
@@ -80,13 +81,15 @@ def hint(info: InfoState) -> tuple[list[HintRow], HintRow | None]:
 
 
 def review(start: State, line: list[str], bottom: tuple[sc.Card, ...],
-           max_seconds: float, slot: int | None = None) -> dict[str, Any]:
+           max_seconds: float, state_text: str | None = None,
+           slot: int | None = None) -> dict[str, Any]:
     """``/api/review``'s object: the coach's review (:func:`~scoundrel_solver.coach.review.review`)
-    of the game, valued by this worker's agent for the variant. With ``slot``, the review
-    stops (:class:`~scoundrel_solver.coach.review.ReviewStopped`) once the server raises
-    that stop flag: its client left, or the request's time is up."""
+    of the game, valued by this worker's agent for the variant (``state_text``: the
+    position's text, for a deal given as one). With ``slot``, the review stops
+    (:class:`~scoundrel_solver.coach.review.ReviewStopped`) once the server raises that
+    stop flag: its client left, or the request's time is up."""
     check_reviewable(start, line)  # before the game is rebuilt step by step
-    game = Game.begin(Deal(start, bottom=bottom))
+    game = Game.begin(Deal(start, state_text=state_text, bottom=bottom))
     for text in line:
         game = game.then(sc.parse_action(game.state, text))
     flags = _stops
@@ -95,3 +98,31 @@ def review(start: State, line: list[str], bottom: tuple[sc.Card, ...],
         return slot is not None and flags is not None and bool(flags[slot])
 
     return coach_review(game, _agent(str(start.variant)), max_seconds, stop).to_json()
+
+
+def census_seeds(data_dir: str) -> list[int]:
+    """The classic/strict seeds the census proved winnable (``census.parquet`` in
+    ``data_dir``); seeds 0-99999 when the file or pyarrow is missing."""
+    from pathlib import Path
+
+    try:
+        import pyarrow.compute as pc
+        import pyarrow.parquet as pq
+    except ImportError:
+        return list(range(100_000))
+    path = Path(data_dir) / "census.parquet"
+    if not path.is_file():
+        return list(range(100_000))
+    t = pq.read_table(path, columns=["variant", "weapon_rule", "seed", "winnable", "proven"])
+    keep = pc.and_(pc.and_(pc.equal(t["variant"], "classic"), pc.equal(t["weapon_rule"], "strict")),
+                   pc.and_(t["winnable"], t["proven"]))
+    return sorted(int(s) for s in t.filter(keep)["seed"].to_pylist())
+
+
+def daily_puzzle(date: str, data_dir: str) -> dict[str, Any] | None:
+    """The day's puzzle (:func:`~scoundrel_solver.coach.puzzles.daily_puzzle`) on the census's
+    winnable classic deals, with its answer (the server keeps that part)."""
+    from ..coach.puzzles import daily_puzzle as make
+
+    got = make(date, census_seeds(data_dir), _agent("classic/strict"))
+    return None if got is None else got.to_json()

@@ -362,7 +362,7 @@
     var page = document.body.getAttribute("data-page");
     var game = document.getElementById("game");
     if (page === "play" && game) initPlay(game);
-    if (page === "learn") initKeys(null);
+    if (page === "learn" || page === "puzzles") initKeys(null);
     initShare();
     if (page === "home") initHome();
     if (page === "review") initReview();
