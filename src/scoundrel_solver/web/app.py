@@ -13,6 +13,8 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Final
 
+from slowapi.errors import RateLimitExceeded
+from slowapi.middleware import SlowAPIASGIMiddleware
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -22,11 +24,13 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from . import api, pages
+from . import api, pages, ranked
 from .census import load_census
 from .common import Settings
 from .game import BadInput
 from .pool import Busy, Pool
+from .ranked import MAX_FORM, POST_PATHS, Ranked
+from .ratelimit import limiter, too_many
 
 __all__ = ["CSP", "MAX_BODY", "MAX_QUERY", "create_app"]
 
@@ -48,7 +52,8 @@ _HEADERS: Final = [
 
 
 class Guard:
-    """Limits before routing (query length, GET/HEAD only, no body), headers after."""
+    """Limits before routing (query length, GET/HEAD only and no body, but for the ranked
+    daily's few POST paths a small form), headers after."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -69,13 +74,17 @@ class Guard:
     def _refusal(scope: Scope) -> tuple[int, str, str] | None:
         if len(scope.get("query_string", b"")) > MAX_QUERY:
             return 414, "query", f"the query is longer than {MAX_QUERY} bytes"
-        if scope["method"] not in ("GET", "HEAD"):
+        post = scope["method"] == "POST" and scope["path"] in POST_PATHS
+        if scope["method"] not in ("GET", "HEAD") and not post:
             return 405, "method", f"method {scope['method']} is not allowed: GET only"
         for name, value in scope["headers"]:
             if name == b"content-length" and value.strip() not in (b"", b"0"):
-                return 413, "body", "requests take no body"
+                if not post:
+                    return 413, "body", "requests take no body"
+                if not value.strip().isdigit() or int(value) > MAX_FORM:
+                    return 413, "body", f"a form takes at most {MAX_FORM} bytes"
             if name == b"transfer-encoding":
-                return 413, "body", "requests take no body"
+                return 413, "body", "requests take no chunked body"
         return None
 
     @staticmethod
@@ -125,9 +134,13 @@ async def _crash(request: Request, exc: Exception) -> Response:
 
 
 def create_app(settings: Settings | None = None, *, pool: Pool | None = None,
-               on_ready: Callable[[], None] | None = None) -> Starlette:
-    """The app; with ``pool`` given (tests) the app uses it and leaves it running."""
+               on_ready: Callable[[], None] | None = None,
+               ranked_daily: Ranked | None = None) -> Starlette:
+    """The app; with ``pool`` given (tests) the app uses it and leaves it running. The ranked
+    store is opened here (a bad one raises :class:`~.store.StoreError` before anything
+    starts) unless ``ranked_daily`` is given."""
     cfg = settings or Settings()
+    daily = ranked_daily or Ranked.open(cfg.database, cfg.secret_file)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -142,15 +155,20 @@ def create_app(settings: Settings | None = None, *, pool: Pool | None = None,
         finally:
             if own:
                 app.state.pool.close()
+            if ranked_daily is None:
+                daily.store.close()
 
     app = Starlette(
-        routes=[*pages.routes, *api.routes,
+        routes=[*pages.routes, *api.routes, *ranked.routes,
                 Mount("/static", StaticFiles(packages=[("scoundrel_solver.web", "static")]),
                       name="static")],
         exception_handlers={BadInput: _bad_input, Busy: _busy, HTTPException: _http,
-                            Exception: _crash},
-        middleware=[Middleware(Guard)],
+                            RateLimitExceeded: too_many, Exception: _crash},
+        # the guard's cheap refusals first, then the client's rate, then the routes
+        middleware=[Middleware(Guard), Middleware(SlowAPIASGIMiddleware)],
         lifespan=lifespan,
     )
     app.state.settings = cfg
+    app.state.ranked = daily
+    app.state.limiter = limiter(cfg.rate_limit, cfg.rate_limit_storage)
     return app

@@ -17,11 +17,19 @@ __all__ = ["Settings", "game_from", "params", "pool", "settings", "today"]
 
 @dataclass(frozen=True)
 class Settings:
-    """The server's settings: worker processes and the per-request solve limit."""
+    """The server's settings: worker processes and the per-request solve limit, the ranked
+    daily's store, and the per-client rate limit."""
     workers: int = 2
     max_seconds: float = 10.0
     queue: int = 64
     data_dir: Path = Path("data")
+    database: str | None = None
+    """The ranked store: a SQLite file's path or a database URL (None: in memory)."""
+    secret_file: Path | None = None
+    """The file of the secret the ranked deals come from (None: beside a SQLite store)."""
+    rate_limit: str | None = None
+    """Requests a client may make, as ``20/second;600/minute`` (None: no limit)."""
+    rate_limit_storage: str = "memory://"
 
 
 def settings(request: Request) -> Settings:

@@ -242,6 +242,27 @@
     });
   }
 
+  // ---- the ranked daily: copy the result text (no spoilers) ---------------------
+  function initCopyResult() {
+    var button = document.getElementById("copy-result");
+    var text = document.getElementById("share-text");
+    var status = document.getElementById("share-status");
+    if (!button || !text || !status) return;
+    button.addEventListener("click", function () {
+      function fallback() {
+        text.select();
+        status.textContent = "Select the text and copy it.";
+      }
+      if (!navigator.clipboard || !window.isSecureContext) {
+        fallback();
+        return;
+      }
+      navigator.clipboard.writeText(text.value).then(function () {
+        status.textContent = "Result copied to the clipboard.";
+      }, fallback);
+    });
+  }
+
   // ---- the home page ----------------------------------------------------------
   function initHome() {
     var stats = load(STORE_STATS, emptyStats());
@@ -362,7 +383,8 @@
     var page = document.body.getAttribute("data-page");
     var game = document.getElementById("game");
     if (page === "play" && game) initPlay(game);
-    if (page === "learn") initKeys(null);
+    if (page === "learn" || page === "ranked") initKeys(null);
+    if (page === "ranked") initCopyResult();
     initShare();
     if (page === "home") initHome();
     if (page === "review") initReview();
