@@ -53,6 +53,7 @@ from .store import (
     RankedGame,
     Store,
     StoreError,
+    store_url,
 )
 from .view import board
 
@@ -134,19 +135,17 @@ class Ranked:
         """The store named by ``--database`` (memory when None) and the secret of
         ``--secret-file`` (by default beside a SQLite file; random, kept in memory, for a
         memory store)."""
-        store = Store(database or MEMORY, busy_seconds=busy_seconds)
-        try:
-            if secret_file is None and store.url.get_backend_name() == "sqlite" and \
-                    store.url.database not in (None, "", ":memory:"):
-                secret_file = Path(f"{store.url.database}.secret")
-            if secret_file is None and database is not None and database != MEMORY:
-                raise SecretError("a server --database needs --secret-file (a file every "
-                                  "server process reads, so that they deal the same game)")
-            secret = (load_secret(secret_file) if secret_file is not None
-                      else secrets.token_hex(32).encode())
-        except SecretError:
-            store.close()
-            raise
+        url = store_url(database) if database is not None else None
+        if secret_file is None and url is not None and url.get_backend_name() == "sqlite" \
+                and url.database not in (None, "", ":memory:"):
+            secret_file = Path(f"{url.database}.secret")
+        if secret_file is None and url is not None and url.get_backend_name() != "sqlite":
+            raise SecretError("a server --database needs --secret-file (a file every server "
+                              "process reads, so that they all deal the same game)")
+        # the secret before the store: a bad secret file opens no connection
+        secret = (load_secret(secret_file) if secret_file is not None
+                  else secrets.token_hex(32).encode())
+        store = Store(url or MEMORY, busy_seconds=busy_seconds)
         return cls(store, secret)
 
     def _mac(self, what: str) -> bytes:

@@ -42,7 +42,9 @@ def check_limit(text: str) -> str:
 def limiter(limit: str | None, storage: str = "memory://") -> Limiter:
     """The app's limiter; ``limit`` None turns it off (every request allowed)."""
     return Limiter(key_func=get_remote_address,
-                   default_limits=[check_limit(limit)] if limit else [],
+                   # one count per client across every path (default_limits would count
+                   # each path apart)
+                   application_limits=[check_limit(limit)] if limit else [],
                    headers_enabled=True, storage_uri=storage, enabled=limit is not None,
                    key_prefix="scoundrel-web")
 
