@@ -263,8 +263,10 @@ async def _form(request: Request, allowed: tuple[str, ...]) -> dict[str, str]:
     field but ``allowed`` (a submitted score or line is refused, not ignored)."""
     origin = request.headers.get("origin")
     # a form posted from another site is refused (the cookie is SameSite=Lax as well); the
-    # scheme is not compared, as a proxy may end TLS
-    if origin is not None and urlsplit(origin).netloc != request.headers.get("host", ""):
+    # scheme is not compared, as a proxy may end TLS. The pages' no-referrer policy makes
+    # browsers send "null" for the site's own forms: that says nothing, the cookie decides.
+    if origin not in (None, "null") and \
+            urlsplit(origin).netloc != request.headers.get("host", ""):
         raise _Refused(403, "origin", f"a submission from {origin[:80]} is not accepted")
     body = await request.body()
     if len(body) > MAX_FORM:
