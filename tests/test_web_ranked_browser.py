@@ -122,10 +122,11 @@ def _cards_named(text: str) -> set[str]:
     return found | {a + _SYMBOL.get(b, "?") for a, b in _DRAWN.findall(text)}
 
 
-def _greedy(s: sc.State) -> sc.Action:
-    """The test's own player (it knows the deal): keep the most health, a card before a
-    flee, so the game lasts a while."""
-    return max(sc.legal_actions(s), key=lambda a: (sc.apply(s, a).health, not a.is_flee))
+def _best_line(seed: int) -> list[str]:
+    """The test's own player knows the deal: it plays the exact solver's best line."""
+    from scoundrel_solver import solve
+
+    return list(solve(seed, max_seconds=20.0).line)
 
 
 def test_a_whole_ranked_daily_in_chromium_ends_on_the_leaderboard(
@@ -162,12 +163,13 @@ def test_a_whole_ranked_daily_in_chromium_ends_on_the_leaderboard(
         page.click("#start")
         page.wait_for_selector("#move-form")
         game = replay(deal, [])
+        plan = _best_line(ranked.seed(day))
         while not game.is_over:
             # nothing but the moves: no undo, no hint, no analysis, no review
             assert page.locator("#undo, #hint-button, #ranked a[href*='/analysis'], "
                                 "#ranked a[href*='/review']").count() == 0
             assert page.locator("#undo-off").is_visible()
-            a = _greedy(game.state)
+            a = sc.parse_action(game.state, plan[len(game.actions)])
             button = page.locator(f'button.act[data-action="{a}"]')
             key = button.get_attribute("data-key")
             moves[0] += 1
