@@ -33,6 +33,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -138,8 +139,12 @@ def free_port() -> int:
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
+    # every simulated player comes from 127.0.0.1: one client to the rate limit, so the
+    # limit is off here; the ranked store is a throwaway file
+    store = Path(tempfile.mkdtemp(prefix="bench-web-")) / "ranked.sqlite3"
     cmd = [sys.executable, "-m", "scoundrel_solver.cli.web", "--port", str(port),
-           "--workers", str(args.workers), "--data", str(ROOT / "data")]
+           "--workers", str(args.workers), "--data", str(ROOT / "data"),
+           "--rate-limit", "none", "--database", str(store)]
     server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               text=True)
     try:

@@ -53,7 +53,10 @@ from scoundrel_solver.web.store import (
 DAY = "2026-12-02"
 NOON = dt.datetime(2026, 12, 2, 12, 0, tzinfo=dt.timezone.utc)
 SECRET = b"0123456789abcdef0123456789abcdef-test-secret"
-PG_BIN = Path("/usr/lib/postgresql/15/bin")
+# Debian's PostgreSQL binaries (any version; the newest when several are installed)
+PG_BIN = max(Path("/usr/lib/postgresql").glob("*/bin"),
+             key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0,
+             default=Path("/usr/lib/postgresql/15/bin"))
 
 
 class Clock:
