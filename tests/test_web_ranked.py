@@ -408,8 +408,8 @@ def test_no_response_before_the_end_names_an_unseen_card(sqlite_store: Store) ->
     assert str(r.seed(DAY)) in state["review"]
 
 
-def test_a_ranked_game_played_to_its_end_is_on_the_leaderboard(sqlite_store: Store) -> None:
-    c, r = _app(sqlite_store)
+def test_a_ranked_game_played_to_its_end_is_on_the_leaderboard(store: Store) -> None:
+    c, r = _app(store)
     page = c.get("/ranked")
     assert page.status_code == 200 and 'action="/ranked/start"' in page.text
     _start(c, "Ada Lovelace")
@@ -501,16 +501,16 @@ REFUSALS: list[tuple[str, Callable[[TestClient, Ranked, dict[str, Any]], Any], i
 @pytest.mark.parametrize(("what", "send", "status"), REFUSALS, ids=[r[0] for r in REFUSALS])
 def test_a_forged_submission_is_refused_and_changes_nothing(
         what: str, send: Callable[[TestClient, Ranked, dict[str, Any]], Any], status: int,
-        sqlite_store: Store) -> None:
-    c, r = _app(sqlite_store)
+        store: Store) -> None:
+    c, r = _app(store)
     _start(c)
     first = _greedy(r, [])
     assert _move(c, 1, first).status_code == 200  # a game under way, one move played
     g = c.get("/api/ranked").json()["game"]
-    before = _dump(sqlite_store)
+    before = _dump(store)
     resp = send(c, r, g)
     assert resp.status_code == status, (what, resp.status_code, resp.text[:300])
-    assert _dump(sqlite_store) == before, what
+    assert _dump(store) == before, what
     assert c.get("/api/ranked").json()["game"]["line"] == [first]
 
 
@@ -668,3 +668,73 @@ def test_after_the_day_the_deal_is_published_with_the_solver_and_the_agent(
     assert f'data-best-score="{pub["best_score"]}"' in page and pub["deck"] in page
     # a day not over publishes nothing, the next day's leaderboard is empty
     assert "published" not in c.get("/api/leaderboard?date=2026-12-03").json()
+
+
+def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_limit(
+        sqlite_store: Store) -> None:
+    """uvicorn's proxy headers (``--forwarded-allow-ips``) make the forwarded address the
+    client the limit counts; a proxy not trusted cannot pick the address."""
+    from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+    r = Ranked(sqlite_store, SECRET, Clock())
+    app = create_app(Settings(workers=1, queue=8, rate_limit="2/minute"), ranked_daily=r)
+    proxied = ProxyHeadersMiddleware(app, trusted_hosts="10.9.9.9")
+    via_proxy = TestClient(proxied, raise_server_exceptions=False, client=("10.9.9.9", 1))
+    url = f"/api/leaderboard?date={DAY}"
+
+    def get(client: TestClient, who: str) -> int:
+        return client.get(url, headers={"x-forwarded-for": who}).status_code
+
+    assert [get(via_proxy, "203.0.113.1") for _ in range(3)] == [200, 200, 429]
+    assert get(via_proxy, "203.0.113.2") == 200  # another player behind the same proxy
+    rogue = TestClient(proxied, raise_server_exceptions=False, client=("10.6.6.6", 1))
+    assert [get(rogue, f"198.51.100.{i}") for i in range(3)] == [200, 200, 429]
+
+
+@pytest.mark.parametrize("action", ["<script>alert(1)</script>", "7D'--", "KS/w\x00"])
+def test_a_hostile_action_is_refused_and_shown_escaped(action: str,
+                                                      sqlite_store: Store) -> None:
+    c, _ = _app(sqlite_store)
+    _start(c)
+    before = _dump(sqlite_store)
+    page = c.post("/ranked/move", data={"n": "1", "action": action})
+    assert page.status_code == 400 and "<script>alert" not in page.text
+    api = c.post("/api/ranked/move", data={"n": "1", "action": action})
+    assert api.status_code == 400 and api.json()["field"] == "action"
+    assert _dump(sqlite_store) == before
+
+
+@pytest.mark.parametrize(("argv", "env", "needle"), [
+    (["--rate-limit", "lots"], {}, "argument --rate-limit: 'lots' is not a rate limit"),
+    (["--database", "mysql://u:hunter2@h/x"], {}, "only SQLite files and PostgreSQL"),
+    (["--database", "postgresql://u:hunter2@127.0.0.1:1/x"], {}, "needs --secret-file"),
+    (["--database", "/no/such/folder/r.db"], {}, "/no/such/folder/r.db.secret: cannot create"),
+    ([], {"NUMBA_CACHE_DIR": "/dev/null/cache"}, "NUMBA_CACHE_DIR /dev/null/cache"),
+])
+def test_bad_server_options_end_with_one_line(argv: list[str], env: dict[str, str],
+                                              needle: str, tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from scoundrel_solver.cli.web import main
+
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    if "--database" not in argv:
+        argv = [*argv, "--database", str(tmp_path / "r.sqlite3")]
+    assert main(["--port", "0", *argv]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1, err
+    assert err.startswith("scoundrel-web: error: ") and needle in err and "hunter2" not in err
+
+
+def test_a_damaged_store_stops_the_server_before_it_starts(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from scoundrel_solver.cli.web import main
+
+    bad = tmp_path / "r.sqlite3"
+    bad.write_bytes(b"\x00garbage" * 500)
+    before = bad.read_bytes()
+    assert main(["--port", "0", "--database", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "damaged or not a database" in err and len(err.splitlines()) == 1
+    assert bad.read_bytes() == before
