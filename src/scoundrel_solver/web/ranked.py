@@ -71,6 +71,7 @@ __all__ = [
 ]
 
 COOKIE: Final = "scoundrel_player"
+"""The player cookie's name (its value: the player id and its HMAC under the secret)."""
 MAX_FORM: Final = 1024
 """Bytes of a submitted form (a nickname, or a move number and an action)."""
 POST_PATHS: Final = frozenset({"/ranked/start", "/ranked/move",
@@ -168,6 +169,7 @@ class Ranked:
         return self._mac(f"scoundrel ranked deal id {day}")[:8].hex()
 
     def deal(self, day: str) -> Deal:
+        """``day``'s ranked deal (classic, strict) from :meth:`seed`."""
         return Deal.seeded(self.seed(day), *VARIANT)
 
     def sign(self, player: str) -> str:

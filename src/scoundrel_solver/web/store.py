@@ -254,6 +254,7 @@ class Store:
             raise self._error(err) from None
 
     def close(self) -> None:
+        """Close the store's connections (the games stay stored)."""
         self.engine.dispose()
 
     # ---- games ---------------------------------------------------------------------------
