@@ -20,8 +20,11 @@ import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("starlette")
 pytest.importorskip("sqlalchemy")
@@ -738,3 +741,28 @@ def test_a_damaged_store_stops_the_server_before_it_starts(
     err = capsys.readouterr().err
     assert "damaged or not a database" in err and len(err.splitlines()) == 1
     assert bad.read_bytes() == before
+
+
+def test_the_api_page_and_document_list_the_ranked_endpoints(sqlite_store: Store) -> None:
+    c, _ = _app(sqlite_store)
+    doc = c.get("/api/openapi.json").json()["paths"]
+    assert "post" in doc["/api/ranked/move"] and "get" in doc["/api/leaderboard"]
+    assert "/api/solve" in doc
+    assert "POST /api/ranked/move" in c.get("/api").text
+
+
+FORM_FIELDS = st.sampled_from(["n", "action", "nickname", "score", "line", ""])
+FORM_VALUES = st.one_of(st.text(max_size=40),
+                        st.sampled_from(["1", "0", "-1", "99999999", "flee", "7D", "KS/w"]))
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(FORM_FIELDS, FORM_VALUES), max_size=4),
+       st.sampled_from(["/api/ranked/move", "/api/ranked/start", "/ranked/move"]))
+def test_any_form_gets_an_answer_not_a_crash(sqlite_store: Store,
+                                             form: list[tuple[str, str]], path: str) -> None:
+    c, _ = _app(sqlite_store)
+    resp = c.post(path, content=urlencode(form).encode(),
+                  headers={"content-type": "application/x-www-form-urlencoded"})
+    assert resp.status_code in (201, 303, 400, 403, 409, 413), (path, form, resp.status_code)

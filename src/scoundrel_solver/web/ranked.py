@@ -58,6 +58,7 @@ from .store import (
 from .view import board
 
 __all__ = [
+    "API_ROWS",
     "COOKIE",
     "MAX_FORM",
     "POST_PATHS",
@@ -65,6 +66,7 @@ __all__ = [
     "Ranked",
     "SecretError",
     "load_secret",
+    "openapi_paths",
     "player_view",
     "routes",
     "valid_nickname",
@@ -520,6 +522,36 @@ async def leaderboard_page(request: Request) -> Response:
     nxt = (_dt.date.fromisoformat(day) + _dt.timedelta(days=1)).isoformat()
     return render(request, "leaderboard.html", "leaderboard", day=day, rows=rows, pub=pub,
                   prev=prev, next=nxt if nxt <= r.today() else None, is_today=day == r.today())
+
+
+API_ROWS: Final = [
+    ("GET", "/api/ranked", "your ranked game of today as you see it (no game: null)"),
+    ("POST", "/api/ranked/start", "start today's ranked game: form nickname=..."),
+    ("POST", "/api/ranked/move", "play move n of your ranked game: form n=...&action=..."),
+    ("GET", "/api/leaderboard", "?date=YYYY-MM-DD: the day's finished ranked games, best "
+     "first; after the day, the deal with the solver's and the agent's scores"),
+]
+"""The ranked daily's JSON endpoints: method, path and what they do (for the API page)."""
+
+
+def openapi_paths() -> dict[str, Any]:
+    """The ranked daily's part of the OpenAPI document."""
+    refusals = {"400": {"description": "bad input: {error, field}"},
+                "403": {"description": "a forged cookie or another site's form"},
+                "409": {"description": "a second game the same day, or a stale move number"},
+                "429": {"description": "over the client's rate; Retry-After says when"}}
+    form = {"content": {"application/x-www-form-urlencoded": {"schema": {"type": "object"}}}}
+    out: dict[str, Any] = {}
+    for method, path, summary in API_ROWS:
+        op: dict[str, Any] = {"summary": summary,
+                              "responses": {"200": {"description": "JSON"}} | refusals}
+        if method == "POST":
+            op["requestBody"] = form
+        if path == "/api/leaderboard":
+            op["parameters"] = [{"name": "date", "in": "query",
+                                 "schema": {"type": "string", "format": "date"}}]
+        out.setdefault(path, {})[method.lower()] = op
+    return out
 
 
 routes = [
