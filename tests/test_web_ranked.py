@@ -766,3 +766,37 @@ def test_any_form_gets_an_answer_not_a_crash(sqlite_store: Store,
     resp = c.post(path, content=urlencode(form).encode(),
                   headers={"content-type": "application/x-www-form-urlencoded"})
     assert resp.status_code in (201, 303, 400, 403, 409, 413), (path, form, resp.status_code)
+
+
+def test_two_server_processes_share_one_store(store_url: str) -> None:
+    """Two apps, each with its own connection pool on one store and the same secret (as two
+    server processes behind a proxy): a game started on one goes on on the other, move by
+    move, a move replayed on the other is refused, and both show one leaderboard."""
+    stores = [Store(store_url), Store(store_url)]
+    try:
+        apps = [_app(s)[0] for s in stores]
+        first, second = apps
+        _start(first, "Ada")
+        second.cookies.set(COOKIE, first.cookies[COOKIE])
+        r = Ranked(stores[0], SECRET, Clock())
+        state = first.get("/api/ranked").json()
+        step = 0
+        while not state["game"]["over"]:
+            this, other = apps[step % 2], apps[(step + 1) % 2]
+            action = _greedy(r, state["game"]["line"])
+            resp = _move(this, step + 1, action)
+            assert resp.status_code == 200, resp.text
+            assert _move(other, step + 1, action).status_code == 409  # the same move again
+            state = resp.json()
+            step += 1
+        assert step > 3
+        boards = [c.get(f"/api/leaderboard?date={DAY}").json() for c in apps]
+        assert boards[0] == boards[1] and boards[0]["rows"][0]["nickname"] == "Ada"
+        assert _start_status(second, "Ada") == 409  # one game a day, whichever process
+    finally:
+        for s in stores:
+            s.close()
+
+
+def _start_status(c: TestClient, nickname: str) -> int:
+    return c.post("/api/ranked/start", data={"nickname": nickname}).status_code
