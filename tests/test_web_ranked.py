@@ -671,6 +671,9 @@ def test_after_the_day_the_deal_is_published_with_the_solver_and_the_agent(
     assert f'data-best-score="{pub["best_score"]}"' in page and pub["deck"] in page
     # a day not over publishes nothing, the next day's leaderboard is empty
     assert "published" not in c.get("/api/leaderboard?date=2026-12-03").json()
+    # a past day nobody played costs the workers nothing: nothing is published for it
+    old = c.get("/api/leaderboard?date=1999-01-01").json()
+    assert old == {"date": "1999-01-01", "rows": [], "published": None}
 
 
 def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_limit(

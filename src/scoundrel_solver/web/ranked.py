@@ -21,6 +21,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as _dt
 import hashlib
 import hmac
@@ -469,21 +470,35 @@ def _day(request: Request) -> str:
     return text
 
 
+_publishing: dict[str, asyncio.Lock] = {}
+"""One computation of a day's results at a time in this process (the first visitors after
+midnight wait for it rather than each asking the workers)."""
+
+
 async def _published(request: Request, day: str) -> Published | None:
     """A past day's deal with the exact solver's and the fair agent's scores (computed in a
-    worker the first time it is asked for, then kept in the store)."""
+    worker the first time it is asked for, then kept in the store). Only days on which
+    ranked games were played: any other date costs the workers nothing."""
     r = ranked_of(request)
     if day >= r.today():
         return None
     done = await run_in_threadpool(r.store.published, day)
     if done is not None:
         return done
-    seed = r.seed(day)
-    best = await pool(request).run(tasks.solve_json, seed, *VARIANT,
-                                   settings(request).max_seconds)
-    fair = await pool(request).run(tasks.fair_score, seed, *VARIANT)
-    p = Published(day, seed, int(best["best_score"]), bool(best["proven"]), fair)
-    await run_in_threadpool(r.store.publish, p)
+    if not await run_in_threadpool(r.store.played, day):
+        return None
+    if len(_publishing) > 64:
+        _publishing.clear()
+    async with _publishing.setdefault(day, asyncio.Lock()):
+        done = await run_in_threadpool(r.store.published, day)
+        if done is not None:
+            return done
+        seed = r.seed(day)
+        best = await pool(request).run(tasks.solve_json, seed, *VARIANT,
+                                       settings(request).max_seconds)
+        fair = await pool(request).run(tasks.fair_score, seed, *VARIANT)
+        p = Published(day, seed, int(best["best_score"]), bool(best["proven"]), fair)
+        await run_in_threadpool(r.store.publish, p)
     return p
 
 
@@ -507,6 +522,7 @@ async def api_leaderboard(request: Request) -> Response:
     rows = await _board_rows(request, day)
     out: dict[str, Any] = {"date": day, "rows": rows}
     if day < ranked_of(request).today():
+        # null for a past day on which nobody played (nothing was computed for it)
         out["published"] = _published_json(await _published(request, day))
     return JSONResponse(out)
 

@@ -318,6 +318,12 @@ class Store:
         return RankedGame(game.id, game.player, game.day, game.nickname, game.deal_id, line,
                           state, score, game.started, ended)
 
+    def played(self, day: str) -> bool:
+        """Whether any ranked game was started on ``day``."""
+        with self._tx() as conn:
+            row = conn.execute(sa.select(games.c.id).where(games.c.day == day).limit(1)).first()
+        return row is not None
+
     def count(self) -> int:
         """Ranked games stored (every day)."""
         with self._tx() as conn:
