@@ -266,3 +266,49 @@ def test_the_ranked_start_and_a_game_under_way_on_a_phone(
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_yesterdays_leaderboard_publishes_the_deal(
+        browser: Any, server: tuple[str, Path], tmp_path: Path) -> None:
+    """A game of yesterday written into the server's store by this process (another
+    process on the same SQLite file): the server publishes yesterday's deal beside it."""
+    import datetime as dt
+
+    from scoundrel_solver import solve
+
+    base, db = server
+    shots = Path(os.environ.get("SCOUNDREL_SCREENSHOTS") or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    store = Store(str(db))
+    try:
+        ranked = Ranked(store, load_secret(Path(f"{db}.secret")))
+        day = (dt.date.fromisoformat(ranked.today()) - dt.timedelta(days=1)).isoformat()
+        best = solve(ranked.seed(day), max_seconds=20.0)
+        game = replay(ranked.deal(day), [])
+        stored = store.start("y" * 22, day, "Yesterday's Grace", ranked.deal_id(day),
+                             dt.datetime.fromisoformat(day + "T20:00:00"))
+        for text in best.line:
+            game = game.then(sc.parse_action(game.state, text))
+            s = game.state
+            stored = store.advance(stored, (*stored.line, text),
+                                   "playing" if not s.is_over else ("won" if s.won else "lost"),
+                                   s.score if s.is_over else None,
+                                   dt.datetime.fromisoformat(day + "T20:09:30"))
+    finally:
+        store.close()
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    try:
+        page.goto(f"{base}/ranked/leaderboard?date={day}")
+        assert page.locator("[data-best-score]").get_attribute("data-best-score") == str(
+            best.best_score)
+        assert page.locator("code.deck").inner_text() == sc.format_deck(
+            ranked.deal(day).start.room + ranked.deal(day).start.dungeon)
+        row = page.locator('table.ranks tr[data-nickname="Yesterday\'s Grace"]')
+        assert row.get_attribute("data-score") == str(game.state.score)
+        page.screenshot(path=str(shots / "leaderboard-published-desktop.png"), full_page=True)
+        page.set_viewport_size(PHONE)
+        page.screenshot(path=str(shots / "leaderboard-published-phone.png"), full_page=True)
+    finally:
+        context.close()
