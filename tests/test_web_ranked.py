@@ -330,6 +330,15 @@ def test_database_url_errors_are_one_clear_line_without_the_password(url: str,
 
 def test_the_secret_is_made_once_and_shared(tmp_path: Path) -> None:
     path = tmp_path / "s.secret"
+    got: list[bytes] = []
+    threads = [threading.Thread(target=lambda: got.append(load_secret(path)))
+               for _ in range(8)]  # processes starting at once all read one secret
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(got) == 8 and len(set(got)) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.secret"]
     first = load_secret(path)
     assert load_secret(path) == first and len(first) >= 32
     assert path.stat().st_mode & 0o777 == 0o600

@@ -22,12 +22,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as _dt
 import hashlib
 import hmac
 import os
 import re
 import secrets
+import tempfile
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
@@ -98,16 +100,25 @@ class Forged(ValueError):
 
 def load_secret(path: Path) -> bytes:
     """The server secret kept in ``path``; made (64 random hex digits, mode 0600) if missing.
-    Several processes starting at once agree: only one creates the file, the others read it."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        pass
-    except OSError as err:
-        raise SecretError(f"secret file {path}: cannot create it ({err.strerror})") from None
-    else:
-        with os.fdopen(fd, "w") as f:
-            f.write(secrets.token_hex(32) + "\n")
+    Several processes starting at once agree: the file appears whole (written aside, then
+    linked in place, which fails if another process linked its own first), and every
+    process reads the one that is there."""
+    if not path.exists():
+        try:
+            fd, aside = tempfile.mkstemp(prefix=".secret-", dir=path.parent)
+        except OSError as err:
+            raise SecretError(f"secret file {path}: cannot create it ({err.strerror})") from None
+        try:
+            with os.fdopen(fd, "w") as f:  # mkstemp makes it 0600
+                f.write(secrets.token_hex(32) + "\n")
+            os.link(aside, path)
+        except FileExistsError:
+            pass
+        except OSError as err:
+            raise SecretError(f"secret file {path}: cannot create it ({err.strerror})") from None
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(aside)
     try:
         text = path.read_text("ascii").strip()
     except (OSError, UnicodeDecodeError) as err:
