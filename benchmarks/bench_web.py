@@ -221,7 +221,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     store = Path(tempfile.mkdtemp(prefix="bench-web-")) / "ranked.sqlite3"
     cmd = [sys.executable, "-m", "scoundrel_solver.cli.web", "--port", str(port),
            "--workers", str(args.workers), "--data", str(ROOT / "data"),
-           "--database", str(store), "--forwarded-allow-ips", "127.0.0.1"]
+           "--database", str(store), "--forwarded-allow-ips", "127.0.0.1",
+           # a random ranked player dies within seconds and starts again as a new player
+           "--ranked-start-limit", "none"]
     server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               text=True)
     try:

@@ -641,6 +641,21 @@ def test_a_client_over_its_rate_gets_429_with_retry_after(sqlite_store: Store) -
     assert other.get(f"/api/leaderboard?date={DAY}").status_code == 200
 
 
+def test_a_client_may_start_only_so_many_ranked_games(sqlite_store: Store) -> None:
+    """Each start is a new player (a fresh cookie) and a new row: the start limit, not the
+    request rate, bounds how fast one address fills the store."""
+    r = Ranked(sqlite_store, SECRET, Clock())
+    app = create_app(Settings(workers=1, queue=8, ranked_start_limit="2/hour"), ranked_daily=r)
+    statuses = []
+    for i in range(3):  # a fresh client each time: no cookie, so a new player
+        c = TestClient(app, raise_server_exceptions=False, client=("10.0.0.7", 1))
+        statuses.append(c.post("/api/ranked/start", data={"nickname": f"P{i}"}))
+    assert [s.status_code for s in statuses] == [201, 201, 429]
+    assert int(statuses[2].headers["retry-after"]) > 0 and sqlite_store.count() == 2
+    other = TestClient(app, raise_server_exceptions=False, client=("10.0.0.8", 1))
+    assert other.post("/api/ranked/start", data={"nickname": "Q"}).status_code == 201
+
+
 # ---- after the day: the deal published ---------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -721,6 +736,7 @@ def test_a_hostile_action_is_refused_and_shown_escaped(action: str,
 
 @pytest.mark.parametrize(("argv", "env", "needle"), [
     (["--rate-limit", "lots"], {}, "argument --rate-limit: 'lots' is not a rate limit"),
+    (["--ranked-start-limit", "1/fortnight"], {}, "argument --ranked-start-limit: "),
     (["--database", "mysql://u:hunter2@h/x"], {}, "only SQLite files and PostgreSQL"),
     (["--database", "postgresql://u:hunter2@127.0.0.1:1/x"], {}, "needs --secret-file"),
     (["--database", "/no/such/folder/r.db"], {}, "/no/such/folder/r.db.secret: cannot create"),

@@ -35,6 +35,8 @@ DEFAULT_DATABASE = Path("~/.local/state/scoundrel-web/ranked.sqlite3")
 """The ranked store when ``--database`` is not given (its folder is made if missing)."""
 DEFAULT_LIMIT = "20/second;600/minute"
 """The web package's ``ratelimit.DEFAULT_LIMIT`` (here without importing the web extra)."""
+START_LIMIT = "20/hour"
+"""The web package's ``ratelimit.START_LIMIT``."""
 
 
 def _port(text: str) -> int:
@@ -103,6 +105,9 @@ def _parser() -> Parser:
     p.add_argument("--rate-limit", type=_rate, default=DEFAULT_LIMIT, metavar="LIMITS",
                    help="requests one client may make, answered 429 with Retry-After beyond "
                    f"it ('none' for no limit; default {DEFAULT_LIMIT})")
+    p.add_argument("--ranked-start-limit", type=_rate, default=START_LIMIT, metavar="LIMITS",
+                   help="ranked games one client may start, each a new row in the store "
+                   f"('none' for no limit; default {START_LIMIT})")
     p.add_argument("--rate-limit-storage", default="memory://", metavar="URI",
                    help="where the counts live (default memory://, each process its own; "
                    "redis://host for one count across processes)")
@@ -127,11 +132,13 @@ def _serve(args: argparse.Namespace) -> int:
     except ImportError as err:
         raise UsageError(f"the web extra is not installed ({err.name}): "
                          "pip install 'scoundrel[web]'") from None
-    if args.rate_limit is not None:
+    for option, value in (("--rate-limit", args.rate_limit),
+                          ("--ranked-start-limit", args.ranked_start_limit)):
         try:
-            check_limit(args.rate_limit)
+            if value is not None:
+                check_limit(value)
         except ValueError as err:
-            raise UsageError(f"argument --rate-limit: {err}") from None
+            raise UsageError(f"argument {option}: {err}") from None
     _numba_cache()
     database = args.database
     if database == str(DEFAULT_DATABASE):
@@ -141,7 +148,8 @@ def _serve(args: argparse.Namespace) -> int:
                         queue=args.queue or 32 * args.workers, data_dir=Path(args.data),
                         database=database,
                         secret_file=None if args.secret_file is None else Path(args.secret_file),
-                        rate_limit=args.rate_limit, rate_limit_storage=args.rate_limit_storage)
+                        rate_limit=args.rate_limit, rate_limit_storage=args.rate_limit_storage,
+                        ranked_start_limit=args.ranked_start_limit)
     url = f"http://{args.host}:{args.port}/"
 
     def ready() -> None:

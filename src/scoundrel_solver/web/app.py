@@ -30,7 +30,7 @@ from .common import Settings
 from .game import BadInput
 from .pool import Busy, Pool
 from .ranked import MAX_FORM, POST_PATHS, Ranked
-from .ratelimit import limiter, too_many
+from .ratelimit import StartLimit, limiter, too_many
 
 __all__ = ["CSP", "MAX_BODY", "MAX_QUERY", "create_app"]
 
@@ -171,4 +171,5 @@ def create_app(settings: Settings | None = None, *, pool: Pool | None = None,
     app.state.settings = cfg
     app.state.ranked = daily
     app.state.limiter = limiter(cfg.rate_limit, cfg.rate_limit_storage)
+    app.state.start_limit = StartLimit(cfg.ranked_start_limit, cfg.rate_limit_storage)
     return app

@@ -30,6 +30,8 @@ class Settings:
     rate_limit: str | None = None
     """Requests a client may make, as ``20/second;600/minute`` (None: no limit)."""
     rate_limit_storage: str = "memory://"
+    ranked_start_limit: str | None = None
+    """Ranked games a client may start, as ``20/hour`` (None: no limit)."""
 
 
 def settings(request: Request) -> Settings:

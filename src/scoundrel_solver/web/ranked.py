@@ -48,6 +48,7 @@ from ..coach.game import Game
 from . import tasks
 from .common import pool, settings
 from .game import BadInput, replay
+from .ratelimit import StartLimit
 from .store import (
     MEMORY,
     NICKNAME_MAX,
@@ -304,11 +305,14 @@ async def _form(request: Request, allowed: tuple[str, ...]) -> dict[str, str]:
 
 
 class _Refused(Exception):
-    """A refusal with its status: 403 (cookie, origin), 409 (conflict)."""
+    """A refusal with its status: 403 (cookie, origin), 409 (conflict), 429 (too many starts,
+    with the seconds to wait)."""
 
-    def __init__(self, status: int, field: str, message: str) -> None:
+    def __init__(self, status: int, field: str, message: str,
+                 retry_after: int | None = None) -> None:
         super().__init__(message)
         self.status, self.field, self.message = status, field, message
+        self.retry_after = retry_after
 
 
 def _player(request: Request) -> str | None:
@@ -351,6 +355,11 @@ async def _start(request: Request) -> tuple[RankedGame, str | None]:
     nickname = valid_nickname(q.get("nickname"))
     r = ranked_of(request)
     player = _player(request)
+    limit: StartLimit = request.app.state.start_limit
+    wait = limit.wait(request.client.host if request.client else "")
+    if wait is not None:
+        raise _Refused(429, "nickname", f"too many ranked games started from this address; "
+                       f"try again in {wait} s", retry_after=wait)
     new = None
     if player is None:
         player = new = secrets.token_urlsafe(16)
@@ -396,7 +405,8 @@ async def _move(request: Request) -> RankedGame:
                                    s.score if s.is_over else None, r.now())
 
 
-def _refusal(request: Request, status: int, field: str, message: str) -> Response:
+def _refusal(request: Request, status: int, field: str, message: str,
+             retry_after: int | None = None) -> Response:
     from .pages import render
 
     if _is_api(request):
@@ -408,6 +418,8 @@ def _refusal(request: Request, status: int, field: str, message: str) -> Respons
         resp.delete_cookie(COOKIE, path="/")
     if status == 503:
         resp.headers["Retry-After"] = "2"
+    if retry_after is not None:
+        resp.headers["Retry-After"] = str(retry_after)
     return resp
 
 
@@ -418,7 +430,7 @@ def _guarded(fn: Callable[[Request], Any]) -> Callable[[Request], Any]:
             resp: Response = await fn(request)
             return resp
         except _Refused as err:
-            return _refusal(request, err.status, err.field, err.message)
+            return _refusal(request, err.status, err.field, err.message, err.retry_after)
         except Conflict as err:
             return _refusal(request, 409, "n", str(err))
         except BadInput as err:

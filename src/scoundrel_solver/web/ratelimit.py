@@ -11,20 +11,29 @@ N times the limit.
 
 from __future__ import annotations
 
+import math
+import time
 from typing import Final
 
 from limits import parse_many
+from limits.storage import storage_from_string
+from limits.strategies import MovingWindowRateLimiter
 from slowapi import Limiter
 from slowapi.errors import RateLimitExceeded
 from slowapi.util import get_remote_address
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-__all__ = ["DEFAULT_LIMIT", "check_limit", "limiter", "too_many"]
+__all__ = ["DEFAULT_LIMIT", "START_LIMIT", "StartLimit", "check_limit", "limiter", "too_many"]
 
 DEFAULT_LIMIT: Final = "20/second;600/minute"
 """Requests a client may make (pages, API calls and static files alike): a player moving
 once a second, the page's three static files included, stays well under it."""
+
+
+START_LIMIT: Final = "20/hour"
+"""Ranked games a client may start: each is a row in the store, and each start is a new
+player, so this, not the request rate, bounds how fast one client can fill the store."""
 
 
 def check_limit(text: str) -> str:
@@ -65,3 +74,21 @@ async def too_many(request: Request, exc: Exception) -> Response:
     if "retry-after" not in out.headers:
         out.headers["Retry-After"] = "1"
     return out
+
+
+class StartLimit:
+    """Ranked games one client may start (``--ranked-start-limit``), on the ``limits``
+    library's moving window, in the same storage as the request counts."""
+
+    def __init__(self, limit: str | None, storage: str = "memory://") -> None:
+        self.items = parse_many(check_limit(limit)) if limit else []
+        self._window = MovingWindowRateLimiter(storage_from_string(storage))
+
+    def wait(self, client: str) -> int | None:
+        """None if ``client`` may start a game now (the start is counted), else the seconds
+        until it may."""
+        for item in self.items:
+            if not self._window.hit(item, "ranked-start", client):
+                reset = self._window.get_window_stats(item, "ranked-start", client).reset_time
+                return max(1, math.ceil(reset - time.time()))
+        return None
