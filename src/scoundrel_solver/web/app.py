@@ -3,7 +3,8 @@
 Every response carries a Content-Security-Policy without inline scripts
 (scripts and styles load only from ``/static``), and the pages never put
 typed text anywhere but in escaped markup. Requests are GET only, bodies are
-refused, and the query's length is capped.
+refused (but the ranked daily's small forms, :data:`~.ranked.POST_PATHS`), the
+query's length is capped, and each client's rate is limited (:mod:`.ratelimit`).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ __all__ = ["CSP", "MAX_BODY", "MAX_QUERY", "create_app"]
 MAX_QUERY: Final = 8192
 """Bytes of query string accepted (a 2000-step line in notation fits)."""
 MAX_BODY: Final = 0
-"""No endpoint takes a body."""
+"""No GET endpoint takes a body (the ranked daily's POST forms: ``ranked.MAX_FORM``)."""
 RETRY_AFTER: Final = "2"
 
 CSP: Final = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
