@@ -19,10 +19,11 @@ at the same time, on one asyncio client:
   fifth move; a finished game starts again as a new player (a new cookie);
 - ``--analysts`` players each asking an exact analysis of a fresh classic deal
   (``GET /api/solve?seed=...``) every two seconds;
-- with ``--greedy``, one client asking ``/api/health`` as fast as it is
-  answered, far over the server's per-client rate limit: its answers are
-  counted apart (how many were 429), and the others' latency shows whether it
-  slowed them.
+- with ``--greedy``, one client asking ``/api/health`` ``--greedy-rate`` times a
+  second (default 60, three times the server's default per-client limit of 20):
+  its answers are counted apart (how many were 429), and the others' latency
+  shows whether it slowed them. It runs on the same event loop as the others,
+  so its own cost shows in their client-side latency too.
 
 Each simulated client has its own address: the server trusts 127.0.0.1 as a
 proxy (``--forwarded-allow-ips``) and every client sends its own
@@ -141,9 +142,11 @@ async def ranked_player(client: httpx.AsyncClient, stats: Stats, rng: random.Ran
             await asyncio.sleep(max(0.0, t + 1.0 - time.monotonic()))
 
 
-async def greedy(client: httpx.AsyncClient, counts: dict[str, int], stop: float) -> None:
-    """One client far over its rate: as fast as it is answered."""
+async def greedy(client: httpx.AsyncClient, counts: dict[str, int], stop: float,
+                 rate: float) -> None:
+    """One client far over its rate: ``rate`` requests a second."""
     while time.monotonic() < stop:
+        t = time.monotonic()
         try:
             r = await client.get("/api/health", headers={"x-forwarded-for": "10.255.255.254"})
             key = str(r.status_code)
@@ -152,6 +155,7 @@ async def greedy(client: httpx.AsyncClient, counts: dict[str, int], stop: float)
         except httpx.HTTPError as err:
             key = type(err).__name__
         counts[key] = counts.get(key, 0) + 1
+        await asyncio.sleep(max(0.0, t + 1.0 / rate - time.monotonic()))
 
 
 async def player(client: httpx.AsyncClient, stats: Stats, rng: random.Random,
@@ -256,7 +260,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                               address(2000 + i)) for i in range(args.analysts)]
             greedy_counts: dict[str, int] = {}
             if args.greedy:
-                tasks.append(greedy(client, greedy_counts, stop))
+                tasks.append(greedy(client, greedy_counts, stop, args.greedy_rate))
             tasks.append(sampler(server.pid, samples, stop, t0))
             load_start = load()
             await asyncio.gather(*tasks)
@@ -319,6 +323,8 @@ def main() -> int:
     p.add_argument("--analysts", type=int, default=5)
     p.add_argument("--greedy", action="store_true",
                    help="add one client far over the per-client rate limit")
+    p.add_argument("--greedy-rate", type=float, default=60.0,
+                   help="the greedy client's requests a second (default 60)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", help="write the results as JSON here too")
