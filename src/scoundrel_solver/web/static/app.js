@@ -242,8 +242,21 @@
     });
   }
 
-  // ---- the ranked daily: copy the result text (no spoilers) ---------------------
-  function initCopyResult() {
+  // ---- the ranked daily: one submission per move, and the result to copy --------
+  function initRanked() {
+    // a double click or a key held down would post the same move number twice: the
+    // server refuses the second (409), so the page does not send it
+    var form = document.getElementById("move-form");
+    if (form) {
+      form.addEventListener("submit", function (ev) {
+        if (form.getAttribute("data-sent")) ev.preventDefault();
+        form.setAttribute("data-sent", "1");
+      });
+      // a page restored by the Back button may submit again (the server judges it)
+      window.addEventListener("pageshow", function () {
+        form.removeAttribute("data-sent");
+      });
+    }
     var button = document.getElementById("copy-result");
     var text = document.getElementById("share-text");
     var status = document.getElementById("share-status");
@@ -384,7 +397,7 @@
     var game = document.getElementById("game");
     if (page === "play" && game) initPlay(game);
     if (page === "learn" || page === "ranked") initKeys(null);
-    if (page === "ranked") initCopyResult();
+    if (page === "ranked") initRanked();
     initShare();
     if (page === "home") initHome();
     if (page === "review") initReview();
