@@ -86,7 +86,8 @@ def server(browser: Any, server_log: Path) -> Iterator[str]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "scoundrel_solver.cli.web", "--port", str(port),
          "--workers", "2", "--max-seconds", "5", "--data", str(ROOT / "data"),
-         "--access-log"],
+         "--access-log", "--database", str(server_log.parent / "ranked.sqlite3"),
+         "--rate-limit", "none"],
         stdout=log, stderr=subprocess.STDOUT, text=True)
     try:
         deadline = time.monotonic() + 240

@@ -33,6 +33,12 @@ from .options import (
 __all__ = ["main"]
 
 PROG = "scoundrel-web"
+DEFAULT_DATABASE = Path("~/.local/state/scoundrel-web/ranked.sqlite3")
+"""The ranked store when ``--database`` is not given (its folder is made if missing)."""
+DEFAULT_LIMIT = "20/second;600/minute"
+"""The web package's ``ratelimit.DEFAULT_LIMIT`` (here without importing the web extra)."""
+START_LIMIT = "20/hour"
+"""The web package's ``ratelimit.START_LIMIT``."""
 
 
 def _port(text: str) -> int:
@@ -62,6 +68,28 @@ def _queue(text: str) -> int:
     return n
 
 
+def _rate(text: str) -> str | None:
+    """An argparse type: a rate limit (``20/second;600/minute``, read by the ``limits``
+    library once the web extra is loaded) or ``none``."""
+    return None if text.strip().lower() == "none" else text
+
+
+def _numba_cache() -> None:
+    """NUMBA_CACHE_DIR, when set, must be a folder the workers can write their compiled
+    kernels to (numba's own error would come later, from a worker, as a traceback)."""
+    where = os.environ.get("NUMBA_CACHE_DIR")
+    if not where:
+        return
+    path = Path(where)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise UsageError(f"NUMBA_CACHE_DIR {where}: cannot make the folder "
+                         f"({err.strerror})") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise UsageError(f"NUMBA_CACHE_DIR {where}: the folder is not writable")
+
+
 def _parser() -> Parser:
     p = Parser(prog=PROG, description="Play, review and analyse Scoundrel in the browser.")
     p.add_argument("--host", default="127.0.0.1",
@@ -83,6 +111,24 @@ def _parser() -> Parser:
     p.add_argument("--data", default="data", metavar="DIR",
                    help="folder with census.parquet and fair-games.parquet for the census "
                    "page (default ./data)")
+    p.add_argument("--database", default=str(DEFAULT_DATABASE), metavar="PATH|URL",
+                   help="the ranked daily's store: a SQLite file, or a postgresql:// URL that "
+                   f"every server process shares (default {DEFAULT_DATABASE})")
+    p.add_argument("--secret-file", default=None, metavar="FILE",
+                   help="the secret the ranked deals come from, made if missing (default: "
+                   "beside a SQLite store; required with a postgresql:// store)")
+    p.add_argument("--rate-limit", type=_rate, default=DEFAULT_LIMIT, metavar="LIMITS",
+                   help="requests one client may make, answered 429 with Retry-After beyond "
+                   f"it ('none' for no limit; default {DEFAULT_LIMIT})")
+    p.add_argument("--ranked-start-limit", type=_rate, default=START_LIMIT, metavar="LIMITS",
+                   help="ranked games one client may start, each a new row in the store "
+                   f"('none' for no limit; default {START_LIMIT})")
+    p.add_argument("--rate-limit-storage", default="memory://", metavar="URI",
+                   help="where the counts live (default memory://, each process its own; "
+                   "redis://host for one count across processes)")
+    p.add_argument("--forwarded-allow-ips", default=None, metavar="IPS",
+                   help="proxies trusted to set X-Forwarded-For and -Proto (comma-separated "
+                   "addresses or *; default: uvicorn's, 127.0.0.1)")
     p.add_argument("--open", action="store_true", help="open the home page in a browser")
     p.add_argument("--access-log", action="store_true", help="log every request")
     add_version_option(p)
@@ -95,13 +141,32 @@ def _serve(args: argparse.Namespace) -> int:
 
         from ..web.app import create_app
         from ..web.common import Settings
+        from ..web.ranked import SecretError
+        from ..web.ratelimit import check_limit
         from ..web.server import listen, server_options
+        from ..web.store import StoreError
     except ImportError as err:
         raise UsageError(f"the web extra is not installed ({err.name}): "
                          "pip install 'scoundrel-solver[web]'") from None
+    for option, value in (("--rate-limit", args.rate_limit),
+                          ("--ranked-start-limit", args.ranked_start_limit)):
+        try:
+            if value is not None:
+                check_limit(value)
+        except ValueError as err:
+            raise UsageError(f"argument {option}: {err}") from None
+    _numba_cache()
+    database = args.database
+    if database == str(DEFAULT_DATABASE):
+        # the default's folder is ours to make; a folder given by the user must exist
+        Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
     settings = Settings(workers=args.workers, max_seconds=args.max_seconds,
                         queue=args.queue or min(32 * args.workers, MAX_QUEUE),
-                        data_dir=Path(args.data), request_seconds=args.request_seconds)
+                        data_dir=Path(args.data), request_seconds=args.request_seconds,
+                        database=database,
+                        secret_file=None if args.secret_file is None else Path(args.secret_file),
+                        rate_limit=args.rate_limit, rate_limit_storage=args.rate_limit_storage,
+                        ranked_start_limit=args.ranked_start_limit)
     # Bound first: an address in use is one line and exit 1 before any worker starts.
     sock = listen(args.host, args.port)
     port = sock.getsockname()[1]
@@ -113,9 +178,16 @@ def _serve(args: argparse.Namespace) -> int:
         if args.open:
             webbrowser.open(url)
 
-    app = create_app(settings, on_ready=ready)
+    try:
+        app = create_app(settings, on_ready=ready)
+    except (StoreError, SecretError) as err:
+        sock.close()
+        raise UsageError(str(err)) from None
+    # proxy headers are read only from --forwarded-allow-ips (uvicorn's default: 127.0.0.1,
+    # or $FORWARDED_ALLOW_IPS): the client's address is what the rate limit counts by
     config = uvicorn.Config(app, host=args.host, port=port, access_log=args.access_log,
-                            log_level="warning", lifespan="on", **server_options())
+                            log_level="warning", lifespan="on", proxy_headers=True,
+                            forwarded_allow_ips=args.forwarded_allow_ips, **server_options())
     if args.access_log:
         # the Config just set every uvicorn logger to "warning", and the access lines are
         # INFO: let the access logger alone through, one line per request

@@ -8,8 +8,11 @@ The game, hints, review and their words are the coach's
 - :mod:`.tasks` and :mod:`.pool`: solver and agent work in worker processes;
 - :mod:`.api`, :mod:`.pages`: the JSON endpoints and the HTML pages;
 - :mod:`.learn`: the how-to-play page's rules (``docs/rules.md``) and tutorial;
+- :mod:`.ranked` and :mod:`.store`: the ranked daily (a secret deal, played on the
+  server) and its store of games and leaderboards (SQLite or PostgreSQL);
+- :mod:`.ratelimit`: per-client rate limits;
 - :mod:`.app`: the Starlette app (limits, CSP, errors), which the command
   ``scoundrel-web`` (:mod:`scoundrel_solver.cli.web`) serves.
 
-Needs the ``web`` extra (starlette, uvicorn, jinja2, markdown).
+Needs the ``web`` extra (starlette, uvicorn, jinja2, markdown, sqlalchemy, slowapi).
 """

@@ -142,8 +142,10 @@ def openapi() -> dict[str, Any]:
                        "responses": {"200": {"description": "JSON"}} | errors}}
         for path, _, summary in ENDPOINTS
     }
+    from .ranked import openapi_paths
+
     return {"openapi": "3.0.3", "info": {"title": "scoundrel-web", "version": "1"},
-            "paths": paths}
+            "paths": paths | openapi_paths()}
 
 
 async def api_openapi(request: Request) -> Response:

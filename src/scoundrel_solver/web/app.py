@@ -3,7 +3,8 @@
 Every response carries a Content-Security-Policy without inline scripts
 (scripts and styles load only from ``/static``), and the pages never put
 typed text anywhere but in escaped markup. Requests are GET only, bodies are
-refused, and the query's length is capped.
+refused (but the ranked daily's small forms, :data:`~.ranked.POST_PATHS`), the
+query's length is capped, and each client's rate is limited (:mod:`.ratelimit`).
 
 A path with a trailing slash is redirected to the same path without it by a
 relative ``Location`` (Starlette's own redirect builds an absolute URL from the
@@ -21,6 +22,8 @@ from contextlib import asynccontextmanager
 from typing import Final
 from urllib.parse import quote
 
+from slowapi.errors import RateLimitExceeded
+from slowapi.middleware import SlowAPIASGIMiddleware
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -31,18 +34,20 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..coach.review import ReviewTooLong
-from . import api, pages, puzzles
+from . import api, pages, puzzles, ranked
 from .census import load_census
 from .common import Settings
 from .game import BadInput
 from .pool import Busy, ClientGone, Overrun, Pool
+from .ranked import MAX_FORM, POST_PATHS, Ranked
+from .ratelimit import StartLimit, limiter, too_many
 
 __all__ = ["CSP", "MAX_BODY", "MAX_QUERY", "create_app"]
 
 MAX_QUERY: Final = 8192
 """Bytes of query string accepted (a 2000-step line in notation fits)."""
 MAX_BODY: Final = 0
-"""No endpoint takes a body."""
+"""No GET endpoint takes a body (the ranked daily's POST forms: ``ranked.MAX_FORM``)."""
 RETRY_AFTER: Final = "2"
 
 CSP: Final = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -57,7 +62,8 @@ _HEADERS: Final = [
 
 
 class Guard:
-    """Limits before routing (query length, GET/HEAD only, no body), headers after."""
+    """Limits before routing (query length, GET/HEAD only and no body, but for the ranked
+    daily's few POST paths a small form), headers after."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -93,13 +99,17 @@ class Guard:
     def _refusal(scope: Scope) -> tuple[int, str, str] | None:
         if len(scope.get("query_string", b"")) > MAX_QUERY:
             return 414, "query", f"the query is longer than {MAX_QUERY} bytes"
-        if scope["method"] not in ("GET", "HEAD"):
+        post = scope["method"] == "POST" and scope["path"] in POST_PATHS
+        if scope["method"] not in ("GET", "HEAD") and not post:
             return 405, "method", f"method {scope['method']} is not allowed: GET only"
         for name, value in scope["headers"]:
             if name == b"content-length" and value.strip() not in (b"", b"0"):
-                return 413, "body", "requests take no body"
+                if not post:
+                    return 413, "body", "requests take no body"
+                if not value.strip().isdigit() or int(value) > MAX_FORM:
+                    return 413, "body", f"a form takes at most {MAX_FORM} bytes"
             if name == b"transfer-encoding":
-                return 413, "body", "requests take no body"
+                return 413, "body", "requests take no chunked body"
         return None
 
     @staticmethod
@@ -170,9 +180,13 @@ async def _crash(request: Request, exc: Exception) -> Response:
 
 
 def create_app(settings: Settings | None = None, *, pool: Pool | None = None,
-               on_ready: Callable[[], None] | None = None) -> Starlette:
-    """The app; with ``pool`` given (tests) the app uses it and leaves it running."""
+               on_ready: Callable[[], None] | None = None,
+               ranked_daily: Ranked | None = None) -> Starlette:
+    """The app; with ``pool`` given (tests) the app uses it and leaves it running. The ranked
+    store is opened here (a bad one raises :class:`~.store.StoreError` before anything
+    starts) unless ``ranked_daily`` is given."""
     cfg = settings or Settings()
+    daily = ranked_daily or Ranked.open(cfg.database, cfg.secret_file)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -187,17 +201,24 @@ def create_app(settings: Settings | None = None, *, pool: Pool | None = None,
         finally:
             if own:
                 app.state.pool.close()
+            if ranked_daily is None:
+                daily.store.close()
 
     app = Starlette(
-        routes=[*pages.routes, *api.routes, *puzzles.routes,
+        routes=[*pages.routes, *api.routes, *puzzles.routes, *ranked.routes,
                 Mount("/static", StaticFiles(packages=[("scoundrel_solver.web", "static")]),
                       name="static")],
         exception_handlers={BadInput: _bad_input, Busy: _busy, Overrun: _overrun,
                             ReviewTooLong: _too_long, ClientGone: _gone,
-                            HTTPException: _http, Exception: _crash},
-        middleware=[Middleware(Guard)],
+                            RateLimitExceeded: too_many, HTTPException: _http,
+                            Exception: _crash},
+        # the guard's cheap refusals first, then the client's rate, then the routes
+        middleware=[Middleware(Guard), Middleware(SlowAPIASGIMiddleware)],
         lifespan=lifespan,
     )
     app.router.redirect_slashes = False  # Guard redirects, relative to the site (above)
     app.state.settings = cfg
+    app.state.ranked = daily
+    app.state.limiter = limiter(cfg.rate_limit, cfg.rate_limit_storage)
+    app.state.start_limit = StartLimit(cfg.ranked_start_limit, cfg.rate_limit_storage)
     return app

@@ -22,13 +22,23 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Settings:
-    """The server's settings: worker processes, the per-solve limit, and the limit on all
-    the workers' time one request may take (``request_seconds``)."""
+    """The server's settings: worker processes, the per-solve limit, the limit on all the
+    workers' time one request may take (``request_seconds``), the ranked daily's store,
+    and the per-client rate limit."""
     workers: int = 2
     max_seconds: float = 10.0
     queue: int = 64
     data_dir: Path = Path("data")
     request_seconds: float = 60.0
+    database: str | None = None
+    """The ranked store: a SQLite file's path or a database URL (None: in memory)."""
+    secret_file: Path | None = None
+    """The file of the secret the ranked deals come from (None: beside a SQLite store)."""
+    rate_limit: str | None = None
+    """Requests a client may make, as ``20/second;600/minute`` (None: no limit)."""
+    rate_limit_storage: str = "memory://"
+    ranked_start_limit: str | None = None
+    """Ranked games a client may start, as ``20/hour`` (None: no limit)."""
 
 
 def settings(request: Request) -> Settings:

@@ -150,8 +150,12 @@ async def census(request: Request) -> Response:
 
 
 async def api_page(request: Request) -> Response:
+    from .ranked import API_ROWS
+
     return render(request, "api.html", "api",
-                  endpoints=[{"path": p, "summary": s} for p, _, s in api.ENDPOINTS])
+                  endpoints=[{"method": "GET", "path": p, "summary": s}
+                             for p, _, s in api.ENDPOINTS]
+                  + [{"method": m, "path": p, "summary": s} for m, p, s in API_ROWS])
 
 
 async def about(request: Request) -> Response:

@@ -22,10 +22,11 @@ from ..coach.review import check_reviewable
 from ..coach.review import review as coach_review
 from ..fair import FairAgent
 from ..fair.agent import ranked
+from ..fair.api import play_fair
 from ..runs.workers import die_with_parent
 
-__all__ = ["MEMO_LIMIT", "daily_puzzle", "hint", "ping", "review", "solve_json", "start",
-           "warm"]
+__all__ = ["MEMO_LIMIT", "daily_puzzle", "fair_score", "hint", "ping", "review", "solve_json",
+           "start", "warm"]
 
 MEMO_LIMIT: Final = 200_000
 """Memo entries a worker's fair agent keeps before starting afresh (memory cap)."""
@@ -78,6 +79,13 @@ def hint(info: InfoState) -> tuple[list[HintRow], HintRow | None]:
     plays first), and the row it plays."""
     values = _agent(str(info.variant)).evaluate(info)
     return hint_rows(ranked(info, values)), best_row(values, info)
+
+
+def fair_score(seed: int, variant: str, weapon_rule: str) -> int:
+    """The fair agent's final score on a seed's deal (it plays it from the start)."""
+    agent = _agent(variant)
+    agent.reset()
+    return play_fair(seed, variant, weapon_rule, agent=agent).score
 
 
 def review(start: State, line: list[str], bottom: tuple[sc.Card, ...],

@@ -242,6 +242,40 @@
     });
   }
 
+  // ---- the ranked daily: one submission per move, and the result to copy --------
+  function initRanked() {
+    // a double click or a key held down would post the same move number twice: the
+    // server refuses the second (409), so the page does not send it
+    var form = document.getElementById("move-form");
+    if (form) {
+      form.addEventListener("submit", function (ev) {
+        if (form.getAttribute("data-sent")) ev.preventDefault();
+        form.setAttribute("data-sent", "1");
+      });
+      // a page restored by the Back button may submit again (the server judges it)
+      window.addEventListener("pageshow", function () {
+        form.removeAttribute("data-sent");
+      });
+    }
+    var button = document.getElementById("copy-result");
+    var text = document.getElementById("share-text");
+    var status = document.getElementById("share-status");
+    if (!button || !text || !status) return;
+    button.addEventListener("click", function () {
+      function fallback() {
+        text.select();
+        status.textContent = "Select the text and copy it.";
+      }
+      if (!navigator.clipboard || !window.isSecureContext) {
+        fallback();
+        return;
+      }
+      navigator.clipboard.writeText(text.value).then(function () {
+        status.textContent = "Result copied to the clipboard.";
+      }, fallback);
+    });
+  }
+
   // ---- the home page ----------------------------------------------------------
   function initHome() {
     var stats = load(STORE_STATS, emptyStats());
@@ -362,7 +396,8 @@
     var page = document.body.getAttribute("data-page");
     var game = document.getElementById("game");
     if (page === "play" && game) initPlay(game);
-    if (page === "learn" || page === "puzzles") initKeys(null);
+    if (page === "learn" || page === "puzzles" || page === "ranked") initKeys(null);
+    if (page === "ranked") initRanked();
     initShare();
     if (page === "home") initHome();
     if (page === "review") initReview();
