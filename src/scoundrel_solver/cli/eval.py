@@ -29,7 +29,8 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Container, Generator, Sequence
+from collections import deque
+from collections.abc import Container, Generator, Iterator, Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -40,7 +41,7 @@ from ..runs.eval_rows import eval_row, finished_games
 from ..runs.jsonl import DiskFull, LineAppender, check_regular
 from ..runs.seeds import SeedRange
 from ..runs.summary import Outcome, summarize
-from ..runs.workers import MAX_WORKERS, die_with_parent
+from ..runs.workers import MAX_WORKERS, KernelWorker, WorkerDied, die_with_parent
 from .options import (
     Interrupted,
     Parser,
@@ -98,10 +99,6 @@ def _worker_start(parent: int) -> None:
         signal.signal(sig, signal.SIG_IGN)
 
 
-class WorkerDied(Exception):
-    """A worker process ended without being asked (the OOM killer, a kill -9)."""
-
-
 def _games(
     name: str, seeds: SeedRange, variant: str, weapon_rule: str, opts: dict[str, Any], jobs: int,
     skip: Container[int] = (),
@@ -111,11 +108,21 @@ def _games(
     range may be endless)."""
     tasks = ((name, s, variant, weapon_rule, opts) for s in seeds if s not in skip)
     if jobs <= 1:
-        for task in tasks:
-            yield task[1], _play_one(task)
+        # One worker all the same, forked (milliseconds, the agent already made): the main
+        # thread then waits on a pipe, where Ctrl-C and SIGTERM reach it, never inside a
+        # kernel (a node budget of 10**9 is hours of compiled search per decision).
+        with KernelWorker(_play_one) as worker:
+            pending: deque[int] = deque()
+
+            def seeded() -> Iterator[tuple[str, int, str, str, dict[str, Any]]]:
+                for task in tasks:
+                    pending.append(task[1])
+                    yield task
+
+            for outcome in worker.map(seeded()):
+                yield pending.popleft(), outcome
         return
     import multiprocessing as mp
-    from collections import deque
     from concurrent.futures import Future, ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
