@@ -32,7 +32,7 @@ def run_batch(args: argparse.Namespace) -> int:
                   limits=Limits(args.max_nodes, args.max_seconds),
                   table_mib=table_mib_from(args))
     try:
-        with (FinishThenStop() as ctrl_c, closing(batch.run()) as results,
+        with (FinishThenStop() as ctrl_c, closing(batch.run(worker=True)) as results,
               progress(batch.todo_count, f"solving {variant}", args.quiet) as bar):
             for r in results:
                 bar.update()

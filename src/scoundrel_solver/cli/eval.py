@@ -49,6 +49,7 @@ from .options import (
     add_seeds_option,
     add_variant_options,
     add_version_option,
+    finished,
     non_negative_int,
     positive_int,
     refuse,
@@ -282,4 +283,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(finished(main()))

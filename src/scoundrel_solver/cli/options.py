@@ -40,6 +40,7 @@ __all__ = [
     "add_version_option",
     "check_agrees",
     "deal_from",
+    "finished",
     "given",
     "non_negative_int",
     "positive_float",
@@ -109,19 +110,23 @@ def _like_ctrl_c(signum: int, frame: FrameType | None) -> None:
     _received.append(signum)
     handler = signal.getsignal(signal.SIGINT)
     if callable(handler):
-        handler(signal.SIGINT, frame)
+        handler(signum, frame)
     else:  # default or ignored for a moment (starting workers): stop now all the same
         raise KeyboardInterrupt
 
 
 class FinishThenStop:
-    """The first stop signal (Ctrl-C; ``signals``) lets the item being worked on finish
-    and its row be written, then the loop, which checks ``pressed`` between items,
-    stops, so the count of saved rows is exact; a second one stops at once.
+    """The first Ctrl-C lets the item being worked on finish and its row be written,
+    then the loop, which checks ``pressed`` between items, stops, so the count of saved
+    rows is exact; a second one stops at once. SIGTERM and SIGHUP (handed here by
+    :func:`run_command`) stop at once: whoever sends them (a service manager, a closed
+    terminal) may not wait for a deal that has minutes to run.
 
-    Only a flag is set, never an exception raised mid-item: the compiled kernels do
-    not see a signal until they return anyway, and a KeyboardInterrupt raised while
-    numba converts its arguments surfaces as a TypeError instead.
+    The first press sets a flag, never raises mid-item: a KeyboardInterrupt raised
+    while numba converts its arguments surfaces as a TypeError. Stopping at once
+    reaches a run only where its kernels run in a worker
+    (:class:`~scoundrel_solver.runs.workers.KernelWorker`): a main thread inside a
+    kernel hears no signal until the kernel returns.
     """
 
     def __init__(self, signals: Iterable[int] = (signal.SIGINT,)) -> None:
@@ -130,7 +135,8 @@ class FinishThenStop:
         self._previous: dict[int, Any] = {}
 
     def _press(self, signum: int, frame: FrameType | None) -> None:
-        if self.pressed:
+        if self.pressed or signum != signal.SIGINT:
+            self.pressed = True
             raise KeyboardInterrupt
         self.pressed = True
 
@@ -221,6 +227,22 @@ def add_version_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--version", action="version", version=f"{p.prog} {__version__}")
 
 
+def _ignore_stops() -> None:
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, *STOP_SIGNALS):
+            signal.signal(sig, signal.SIG_IGN)
+
+
+def finished(code: int) -> int:
+    """``code``, once a command's ``main`` has returned it and its process is about to
+    exit: from now on stop signals are ignored, so a second Ctrl-C while Python shuts
+    down (unloading the compiled kernels takes a moment) neither prints a traceback nor
+    changes the exit code the one line told. For entry points only: a caller that goes
+    on would keep Ctrl-C ignored."""
+    _ignore_stops()
+    return code
+
+
 def run_command(prog: str, body: Callable[[], int]) -> int:
     """Run a command's body with the shared exit codes: 0 or its own, 1 the system failed
     (a full disk, an unwritable output), 2 bad input, 130 Ctrl-C (128 + the signal for
@@ -228,6 +250,7 @@ def run_command(prog: str, body: Callable[[], int]) -> int:
     _received.clear()
     previous: dict[int, Any] = {}
     if threading.current_thread() is threading.main_thread():
+        previous[signal.SIGINT] = signal.getsignal(signal.SIGINT)  # restored after a stop
         for sig in STOP_SIGNALS:
             previous[sig] = signal.signal(sig, _like_ctrl_c)
     real_stdout = sys.stdout
@@ -237,6 +260,7 @@ def run_command(prog: str, body: Callable[[], int]) -> int:
         _flush_stdout()
         return code
     except (Interrupted, KeyboardInterrupt) as stop:
+        _ignore_stops()  # a second Ctrl-C now would cut the one line short
         how, code = "interrupted", 130
         if _received:
             how = f"stopped by {signal.Signals(_received[0]).name}"
@@ -260,7 +284,8 @@ def run_command(prog: str, body: Callable[[], int]) -> int:
     finally:
         sys.stdout = real_stdout
         for sig, handler in previous.items():
-            signal.signal(sig, handler)
+            if handler is not None:  # None: set outside Python, cannot be restored
+                signal.signal(sig, handler)
 
 
 # --- values ---------------------------------------------------------------------------------

@@ -52,6 +52,7 @@ from .options import (
     add_variant_options,
     add_version_option,
     deal_from,
+    finished,
     given,
     refuse,
     run_command,
@@ -339,4 +340,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(finished(main()))

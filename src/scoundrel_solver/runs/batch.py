@@ -39,6 +39,7 @@ from .jsonl import LineAppender, ResultsFileError, check_regular, read_json_line
 from .result_rows import BadRow, check_line, check_row, conflict
 from .seeds import SeedRange
 from .summary import Outcome, Summary, Tally, summarize
+from .workers import KernelWorker
 
 __all__ = ["Batch", "Limits", "read_numbered_results", "read_results"]
 
@@ -202,16 +203,23 @@ class Batch:
         report one row fewer than the file holds)."""
         return 0 if self._sink is None else self._sink.appended
 
-    def run(self) -> Generator[SolveResult, None, None]:
+    def _solve(self, seed: int) -> SolveResult:
+        return solve(seed, variant=self.variant.name, weapon_rule=self.variant.weapon_rule,
+                     max_nodes=self.limits.max_nodes, max_seconds=self.limits.max_seconds,
+                     table_mib=self.table_mib)
+
+    def run(self, worker: bool = False) -> Generator[SolveResult, None, None]:
         """Solve every seed of ``todo()``, appending each row to the file as it comes.
 
-        A row that cannot be written whole (:class:`~.jsonl.DiskFull`) stops the run;
-        ``written`` counts the rows saved before it."""
+        With ``worker`` the deals are solved by a :class:`~.workers.KernelWorker` (a few
+        seeds ahead) and this process only writes the rows, so a stop signal reaches it
+        while a deal is being solved. A row that cannot be written whole
+        (:class:`~.jsonl.DiskFull`) stops the run; ``written`` counts the rows saved
+        before it."""
+        kernels = KernelWorker(self._solve) if worker else None
         try:
-            for seed in self.todo():
-                r = solve(seed, variant=self.variant.name, weapon_rule=self.variant.weapon_rule,
-                          max_nodes=self.limits.max_nodes, max_seconds=self.limits.max_seconds,
-                          table_mib=self.table_mib)
+            solved = kernels.map(self.todo()) if kernels else map(self._solve, self.todo())
+            for r in solved:
                 row = {**r.to_json(), "max_nodes": self.limits.max_nodes,
                        "max_seconds": self.limits.max_seconds}
                 if self._sink is not None:
@@ -222,6 +230,8 @@ class Batch:
                                              int(row["nodes"])))
                 yield r
         finally:
+            if kernels is not None:
+                kernels.close()
             if self._sink is not None:
                 self._sink.close()
 

@@ -1,0 +1,185 @@
+"""A stop reaches a run whose work sits in compiled code (issue 39, item 3).
+
+A fair agent with a node budget of 10**9 on the easy variant searches for
+minutes per decision inside a numba kernel, where Python runs no signal
+handler; before, only SIGKILL stopped ``scoundrel-eval``. Each command here
+runs in its own process group and gets the signals a terminal or a service
+manager sends to the whole group: Ctrl-C twice, or SIGTERM once. It must end
+within a few seconds, with the usual one line and exit code, keep every row
+finished before the signal, and leave no process of its group behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+import scoundrel_core as sc
+import scoundrel_solver
+from scoundrel_solver.fair.config import MAX_NODE_BUDGET
+from scoundrel_solver.runs.eval_rows import eval_row
+from scoundrel_solver.runs.summary import Outcome
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(),
+                                reason="needs /proc to see a process group")
+
+SRC = Path(scoundrel_solver.__file__).resolve().parents[1]
+STOP_WITHIN = 5.0
+"""Seconds from the signal to the end of the command (it takes well under one; the rest is
+room for a loaded machine)."""
+
+# Minutes of compiled search per decision: the deepest search at every decision.
+LONG_GAME = ["--agent", "fair", "--variant", "easy", "--budget", str(MAX_NODE_BUDGET),
+             "--shallow-above", "44", "--quiet"]
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH")]))
+    return env
+
+
+def _stat(pid: int | str) -> list[str] | None:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def _group(pgid: int) -> list[int]:
+    """The live processes of the process group ``pgid`` (zombies are not live)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        fields = _stat(entry.name) if entry.name.isdigit() else None
+        if fields is not None and int(fields[2]) == pgid and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = _stat(pid)
+    if fields is None:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@contextlib.contextmanager
+def _session(argv: list[str]) -> Iterator[subprocess.Popen[bytes]]:
+    proc = subprocess.Popen([sys.executable, "-m", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=_env(), start_new_session=True)
+    try:
+        yield proc
+    finally:
+        for _ in range(50):  # whatever a failed test left
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            if not _group(proc.pid):
+                break
+            time.sleep(0.02)
+        if proc.poll() is None:
+            proc.wait(timeout=30)
+
+
+def _wait_until(ready: Callable[[], bool], proc: subprocess.Popen[bytes], what: str) -> None:
+    deadline = time.monotonic() + 300  # a fresh tree compiles the kernels first
+    while not ready():
+        if proc.poll() is not None:
+            err = proc.stderr.read().decode() if proc.stderr else ""
+            pytest.fail(f"the command ended ({proc.returncode}) before {what}: {err[-2000:]}")
+        if time.monotonic() > deadline:
+            pytest.fail(f"no {what} in 300 s")
+        time.sleep(0.05)
+
+
+def _stop(proc: subprocess.Popen[bytes], signals: list[int]) -> tuple[float, str]:
+    """Send ``signals`` to the group (0.3 s apart); the seconds until the command ended
+    after the last of them, and what it wrote on stderr."""
+    for i, sig in enumerate(signals):
+        if i:
+            time.sleep(0.3)
+        os.killpg(proc.pid, sig)
+    sent = time.monotonic()
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"still running 60 s after {[signal.Signals(s).name for s in signals]}")
+    took = time.monotonic() - sent
+    until = time.monotonic() + 2  # the group was emptied before the exit; a moment of slack
+    while _group(proc.pid) and time.monotonic() < until:
+        time.sleep(0.05)
+    assert not _group(proc.pid), f"processes left behind: {_group(proc.pid)}"
+    return took, err.decode()
+
+
+def _one_line(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err[-2000:]
+    return lines[0]
+
+
+def _busy_worker(proc: subprocess.Popen[bytes], cpu: float = 3.0) -> Callable[[], bool]:
+    """Ready once a worker of ``proc`` has spent ``cpu`` seconds (loading its kernels,
+    then searching): the main process is then waiting on compiled work."""
+    def ready() -> bool:
+        return any(_cpu_seconds(p) >= cpu for p in _group(proc.pid) if p != proc.pid)
+    return ready
+
+
+STOPS = [([signal.SIGINT, signal.SIGINT], 130, "interrupted"),
+         ([signal.SIGTERM], 143, "stopped by SIGTERM")]
+
+
+@pytest.mark.parametrize(("signals", "code", "how"), STOPS, ids=["ctrl-c-twice", "sigterm"])
+def test_an_evaluation_searching_for_minutes_stops_at_once(
+    signals: list[int], code: int, how: str, tmp_path: Path
+) -> None:
+    out = tmp_path / "e.jsonl"
+    opts = {"node_budget": MAX_NODE_BUDGET, "shallow_above": 44}
+    variant = sc.get_variant("easy")
+    # Two games finished by an earlier run of the same command: the run resumes after them.
+    kept = [json.dumps(eval_row("fair", opts, variant, seed, Outcome(-20, False, 300.0, True,
+                                                                        0, 30, 30)))
+            for seed in (0, 1)]
+    out.write_text("".join(line + "\n" for line in kept))
+    with _session(["scoundrel_solver.cli.eval", *LONG_GAME, "--seeds", "0:4",
+                   "--out", str(out)]) as proc:
+        _wait_until(_busy_worker(proc), proc, "a busy worker")
+        took, err = _stop(proc, signals)
+    assert proc.returncode == code, err
+    line = _one_line(err)
+    assert line.startswith(f"scoundrel-eval: {how}; 0 new games saved in {out}"), line
+    assert took < STOP_WITHIN, f"{took:.1f} s to stop"
+    assert out.read_text().splitlines() == kept
+
+
+@pytest.mark.parametrize(("signals", "code", "how"), STOPS, ids=["ctrl-c-twice", "sigterm"])
+def test_a_batch_stops_at_once_keeping_its_rows(
+    signals: list[int], code: int, how: str, tmp_path: Path
+) -> None:
+    """A batch's first Ctrl-C waits for the deal being solved; a second one, or SIGTERM,
+    does not (a deal under --max-seconds 1e9 may take that long)."""
+    out = tmp_path / "r.jsonl"
+    with _session(["scoundrel_solver.cli.solve", "--seeds", f"0:{2**64}", "--variant", "hard",
+                   "--max-seconds", "1e9", "--quiet", "--out", str(out)]) as proc:
+        _wait_until(lambda: out.exists() and out.read_bytes().count(b"\n") >= 3, proc,
+                    "three rows")
+        took, err = _stop(proc, signals)
+    assert proc.returncode == code, err
+    line = _one_line(err)
+    assert line.startswith(f"scoundrel-solve: {how}; "), line
+    saved = int(re.search(r"(\d+) new results saved", line).group(1))  # type: ignore[union-attr]
+    rows = [json.loads(row) for row in out.read_text().splitlines()]  # every line whole
+    assert len(rows) == saved >= 3
+    assert [r["seed"] for r in rows] == list(range(saved))
+    assert took < STOP_WITHIN, f"{took:.1f} s to stop"
+
