@@ -20,6 +20,7 @@ from scoundrel_solver.cli.solve import main
 from scoundrel_solver.runs.batch import Batch, Limits, read_results
 from scoundrel_solver.runs.jsonl import ResultsFileError
 from scoundrel_solver.runs.seeds import SeedRange
+from scoundrel_solver.runs.workers import KernelWorker
 
 pytestmark = pytest.mark.usefixtures("warm_solver")
 
@@ -218,6 +219,9 @@ def test_ctrl_c_lets_the_deal_finish_and_counts_what_was_saved(
         return result
 
     monkeypatch.setattr(batch_module, "solve", solve_then_ctrl_c)
+    # The deals solved in this process, which the signal above is sent to; the worker's
+    # way is tests/test_stop_kernels.py's.
+    monkeypatch.setattr(KernelWorker, "available", staticmethod(lambda: False))
     out = tmp_path / "r.jsonl"
     code, stdout, err = run(capsys, "--seeds", "0:5", "--variant", "hard", "--out", str(out))
     assert code == 130 and stdout == ""
