@@ -213,8 +213,6 @@ class KernelWorker:
         if not self.available():
             yield from map(self.work, tasks)
             return
-        if self._proc is None:
-            self._start()
         sent = received = 0
         todo = iter(tasks)
         more = True
@@ -226,6 +224,8 @@ class KernelWorker:
                     except StopIteration:
                         more = False
                         break
+                    if self._proc is None:  # forked for the first task: none, no fork
+                        self._start()
                     self._conn.send(task)
                     sent += 1
                 if received == sent:
