@@ -183,3 +183,36 @@ def test_a_batch_stops_at_once_keeping_its_rows(
     assert [r["seed"] for r in rows] == list(range(saved))
     assert took < STOP_WITHIN, f"{took:.1f} s to stop"
 
+
+
+# --- what an option may ask: every budget and limit has a bound, told in one line ----------
+
+@pytest.mark.parametrize(("module", "argv", "needle"), [
+    ("eval", ["--budget", str(10**23)], "argument --budget: '1000"),
+    ("eval", ["--budget", "9" * 5000], "argument --budget: "),
+    ("eval", ["--depth", "49"], "argument --depth: '49' is not an integer 0..48"),
+    ("eval", ["--shallow-above", "45"], "argument --shallow-above: '45' is not an integer 0..44"),
+    ("eval", ["--endgame", "45"], "argument --endgame: '45' is not an integer 0..44"),
+    ("eval", ["--agent", "pimc", "--samples", "10001"], "'10001' is not an integer 1..10,000"),
+    ("eval", ["--jobs", "257"], "more worker processes than 256"),
+    ("solve", ["--max-nodes", str(2**63)], "--max-nodes"),
+    ("solve", ["--max-seconds", "inf"], "--max-seconds"),
+    ("solve", ["--table-mib", str(10**12)], "--table-mib"),
+    ("census", ["run", "--seeds", "0:9", "--max-seconds", "1e999"], "--max-seconds"),
+    ("census", ["run", "--seeds", "0:9", "--chunk-size", "100001"], "--chunk-size"),
+    ("web", ["--request-seconds", "inf"], "--request-seconds"),
+    ("web", ["--queue", "10001"], "--queue"),
+])
+def test_every_budget_and_limit_has_a_bound_told_in_one_line(
+    module: str, argv: list[str], needle: str, tmp_path: Path
+) -> None:
+    if module == "census":
+        argv = [*argv, "--db", str(tmp_path / "c.sqlite")]
+    if module == "eval":
+        argv = [*argv, "--seeds", "0:1"]
+    r = subprocess.run([sys.executable, "-m", f"scoundrel_solver.cli.{module}", *argv],
+                       capture_output=True, text=True, timeout=60, env=_env(), cwd=tmp_path)
+    assert r.returncode == 2, r.stderr[-2000:]
+    line = _one_line(r.stderr)
+    assert needle in line and len(line) < 300, line
+    assert not (tmp_path / "c.sqlite").exists()

@@ -36,7 +36,9 @@ from pathlib import Path
 from typing import Any
 
 from ..fair.api import make_agent, play_with
+from ..fair.config import EXACT_DEPTH, MAX_CARDS, MAX_NODE_BUDGET
 from ..fair.protocol import Agent
+from ..fair.samples import MAX_SAMPLES
 from ..runs.eval_rows import eval_row, finished_games
 from ..runs.jsonl import DiskFull, LineAppender, check_regular
 from ..runs.seeds import SeedRange
@@ -50,8 +52,7 @@ from .options import (
     add_variant_options,
     add_version_option,
     finished,
-    non_negative_int,
-    positive_int,
+    int_within,
     refuse,
     run_command,
     variant_from,
@@ -186,17 +187,20 @@ def build_parser() -> Parser:
     p.add_argument("--perfect", action="store_true", help="also the perfect-information share")
     p.add_argument("--jobs", metavar="N", type=worker_count, default=1,
                    help=f"worker processes (default 1, at most {MAX_WORKERS})")
-    p.add_argument("--budget", metavar="NODES", type=positive_int, default=None,
-                   help="fair: node budget per decision")
-    p.add_argument("--depth", metavar="REFILLS", type=non_negative_int, default=None,
-                   help="fair: maximum depth (refills)")
-    p.add_argument("--shallow-above", metavar="CARDS", type=non_negative_int, default=None,
-                   help="fair: depth 0 while more cards than this are unseen")
-    p.add_argument("--endgame", metavar="CARDS", type=non_negative_int, default=None,
+    # Each tuning option bounded as the agent bounds it, named in the one line of a refusal.
+    p.add_argument("--budget", metavar="NODES", type=int_within(1, MAX_NODE_BUDGET),
+                   default=None, help="fair: node budget per decision "
+                   f"(1..{MAX_NODE_BUDGET:,}; the most is hours of search a decision)")
+    p.add_argument("--depth", metavar="REFILLS", type=int_within(0, EXACT_DEPTH), default=None,
+                   help=f"fair: maximum depth (refills, 0..{EXACT_DEPTH})")
+    p.add_argument("--shallow-above", metavar="CARDS", type=int_within(0, MAX_CARDS),
+                   default=None,
+                   help=f"fair: depth 0 while more cards than this are unseen (0..{MAX_CARDS})")
+    p.add_argument("--endgame", metavar="CARDS", type=int_within(0, MAX_CARDS), default=None,
                    help="fair: PIMC with 8 samples at or below this many unseen cards "
-                   "(0: never; default 24 under classic, never elsewhere)")
-    p.add_argument("--samples", metavar="K", type=positive_int, default=None,
-                   help="pimc: dungeons sampled per decision (default 16)")
+                   f"(0..{MAX_CARDS}; 0: never; default 24 under classic, never elsewhere)")
+    p.add_argument("--samples", metavar="K", type=int_within(1, MAX_SAMPLES), default=None,
+                   help=f"pimc: dungeons sampled per decision (1..{MAX_SAMPLES:,}, default 16)")
     p.add_argument("--out", metavar="FILE",
                    help="append each finished game to FILE (JSON lines); the same command "
                    "resumes, playing only the games the file does not hold")

@@ -42,6 +42,7 @@ __all__ = [
     "deal_from",
     "finished",
     "given",
+    "int_within",
     "non_negative_int",
     "positive_float",
     "positive_int",
@@ -335,6 +336,30 @@ def worker_count(text: str) -> int:
         return check_workers(n, "")
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err).strip()) from None
+
+
+def int_within(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: an integer ``low``..``high``, so an option's bound is told in one
+    line naming it (argparse adds ``argument --budget:``) before anything is made.
+
+    >>> int_within(1, 10**9)("10")
+    10
+    >>> int_within(1, 10**9)("1" + "0" * 23)
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: '100000000000000000000000' is not an integer 1..1,000,000,000
+    """
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:  # words, and integers of over 4,300 digits
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"{sc.excerpt(text, 40)} is not an integer {low:,}..{high:,}")
+        return value
+
+    parse.__name__ = f"integer {low}..{high}"
+    return parse
 
 
 def positive_float(text: str) -> float:
