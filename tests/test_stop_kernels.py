@@ -216,3 +216,36 @@ def test_every_budget_and_limit_has_a_bound_told_in_one_line(
     line = _one_line(r.stderr)
     assert needle in line and len(line) < 300, line
     assert not (tmp_path / "c.sqlite").exists()
+
+
+def test_a_game_with_a_hint_worker_stops_at_sigterm_leaving_nothing(tmp_path: Path) -> None:
+    """scoundrel-play's hints search in the session's worker: SIGTERM during or after a
+    hint ends the game with its record written, and the worker with it."""
+    record = tmp_path / "g.json"
+    proc = subprocess.Popen([sys.executable, "-m", "scoundrel_solver.cli.play", "--seed", "3",
+                             "--record", str(record)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env(),
+                            start_new_session=True)
+    try:
+        assert proc.stdin is not None
+        proc.stdin.write(b"1\nhint\n")
+        proc.stdin.flush()
+        assert proc.stdout is not None
+        os.set_blocking(proc.stdout.fileno(), False)
+        said: list[bytes] = []
+
+        def hinted() -> bool:
+            said.append(proc.stdout.read() or b"" if proc.stdout else b"")
+            return b"Fair agent" in b"".join(said) and len(_group(proc.pid)) > 1
+        _wait_until(hinted, proc, "a hint from its worker")
+        took, err = _stop(proc, [signal.SIGTERM])
+    finally:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    assert proc.returncode == 143, err
+    line = _one_line(err)
+    assert line.startswith("scoundrel-play: stopped by SIGTERM after 1 action; record written"), \
+        line
+    assert json.loads(record.read_text())["line"] == "3C/f"
+    assert took < STOP_WITHIN, f"{took:.1f} s to stop"
