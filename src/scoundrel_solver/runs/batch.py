@@ -175,9 +175,15 @@ class _Columns:
         seed = self.numpy("seed")
         if not len(seed):
             return np.zeros(0, dtype=np.int64)
-        order = np.lexsort((self.numpy("line"), -self.numpy("neg_bound").astype(np.int32),
-                            -self.numpy("score").astype(np.int32),
-                            -self.numpy("proven").astype(np.int32), seed))
+        # The rank in one number, larger is better: proven, then the score, then minus the
+        # bound (each of them fits in 9 bits once made non-negative). lexsort is stable,
+        # so rows of equal rank stay in file order: the first of them is taken.
+        rank = self.numpy("proven").astype(np.int32) << 18
+        rank |= (self.numpy("score").astype(np.int32) + 2**8) << 9
+        rank |= np.clip(self.numpy("neg_bound").astype(np.int32) + 2**8, 0, 2**9 - 1)
+        np.negative(rank, out=rank)
+        order = np.lexsort((rank, seed))
+        del rank
         ordered = seed[order]
         starts = np.ones(len(order), dtype=bool)
         starts[1:] = ordered[1:] != ordered[:-1]
