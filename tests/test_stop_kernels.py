@@ -249,3 +249,50 @@ def test_a_game_with_a_hint_worker_stops_at_sigterm_leaving_nothing(tmp_path: Pa
         line
     assert json.loads(record.read_text())["line"] == "3C/f"
     assert took < STOP_WITHIN, f"{took:.1f} s to stop"
+
+
+# --- the worker itself ----------------------------------------------------------------------
+
+class _Odd(ValueError):
+    def __init__(self, a: int, b: int) -> None:  # two arguments: does not unpickle
+        super().__init__(f"odd {a} {b}")
+
+
+def _double_or_fail(x: int) -> int:
+    if x == -1:
+        raise sc.SeedError("bad seed -1")
+    if x == -2:
+        raise _Odd(1, 2)
+    if x == -3:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return 2 * x
+
+
+def test_the_worker_gives_results_in_order_and_raises_what_the_work_raised() -> None:
+    from scoundrel_solver.runs.workers import KernelWorker, WorkerDied, in_worker
+
+    with KernelWorker(_double_or_fail, ahead=3) as worker:
+        assert list(worker.map(range(50))) == [2 * x for x in range(50)]
+        with pytest.raises(sc.SeedError, match="bad seed -1"):
+            list(worker.map([1, 2, -1, 4]))
+        assert worker.call(5) == 10  # a failure closed the worker; the next call forks anew
+        with pytest.raises(ValueError, match="odd 1 2"):
+            worker.call(-2)
+        with pytest.raises(WorkerDied):
+            worker.call(-3)
+        pid = os.getpid()
+        assert worker.call(7) == 14 and os.getpid() == pid
+    assert in_worker(_double_or_fail, 21) == 42
+
+
+def test_a_worker_left_open_does_not_hold_the_exit() -> None:
+    """multiprocessing's exit would send it SIGTERM, which it ignores, and wait forever."""
+    code = ("from scoundrel_solver.runs.workers import KernelWorker\n"
+            "w = KernelWorker(abs)\n"
+            "print(w.call(-3), w._proc.pid)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=30, env=_env())
+    assert r.returncode == 0, r.stderr[-2000:]
+    value, pid = r.stdout.split()
+    assert value == "3"
+    assert _stat(pid) is None or _stat(pid)[0] == "Z"  # type: ignore[index]

@@ -9,11 +9,13 @@ handler sees) does not leave its workers running with parent 1.
 
 from __future__ import annotations
 
+import atexit
 import os
 import signal
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final
 
@@ -180,6 +182,7 @@ class KernelWorker:
         import multiprocessing as mp
 
         ctx = mp.get_context("fork")
+        _kill_at_exit()
         ours, theirs = ctx.Pipe()
         # The stop signals are held while forking: one that comes in between is delivered
         # to the parent once it has a worker to stop, and never to a worker not yet
@@ -191,11 +194,14 @@ class KernelWorker:
             proc = ctx.Process(target=_serve, args=(theirs, self.work, os.getpid()),
                                name="scoundrel-kernel", daemon=True)
             proc.start()
+            # Known before the signals come through: a stop held back above ends in
+            # close(), which must find the worker to kill it.
+            self._proc, self._conn = proc, ours
+            _LIVE.add(self)
+            theirs.close()
         finally:
             if old is not None:
                 signal.pthread_sigmask(signal.SIG_SETMASK, old)
-        theirs.close()
-        self._proc, self._conn = proc, ours
 
     def _receive(self) -> Any:
         try:
@@ -248,11 +254,35 @@ class KernelWorker:
         and wait for it, so no process is left behind."""
         proc, conn = self._proc, self._conn
         self._proc = self._conn = None
+        _LIVE.discard(self)
         if conn is not None:
             conn.close()
         if proc is not None:
             proc.kill()
             proc.join()
+
+
+_LIVE: weakref.WeakSet[KernelWorker] = weakref.WeakSet()
+"""Workers not closed yet. At exit they are killed first: multiprocessing would send them
+SIGTERM, which they ignore, then wait for them forever."""
+
+
+def _kill_the_rest() -> None:
+    for worker in list(_LIVE):
+        worker.close()
+
+
+_REGISTERED: list[bool] = []
+
+
+def _kill_at_exit() -> None:
+    """Register :func:`_kill_the_rest` once, after multiprocessing's own exit function:
+    handlers run last registered first, so ours comes before it."""
+    if not _REGISTERED:
+        import multiprocessing.util  # noqa: F401 -- registers its exit function on import
+
+        atexit.register(_kill_the_rest)
+        _REGISTERED.append(True)
 
 
 def in_worker(work: Callable[[Any], Any], task: Any) -> Any:
