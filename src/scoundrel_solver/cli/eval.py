@@ -35,6 +35,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+from ..exact.result import SolveResult
 from ..fair.api import make_agent, play_with
 from ..fair.config import EXACT_DEPTH, MAX_CARDS, MAX_NODE_BUDGET
 from ..fair.protocol import Agent
@@ -168,12 +169,15 @@ def _result(future: Any, seed: int) -> Outcome:
 def _perfect_share(seeds: SeedRange, variant: str, weapon_rule: str) -> float:
     from ..exact.solve import solve
 
+    def proof(seed: int) -> SolveResult:
+        return solve(seed, variant=variant, weapon_rule=weapon_rule)
+
     winnable = 0
-    for s in seeds:
-        r = solve(s, variant=variant, weapon_rule=weapon_rule)
-        if not r.proven:
-            raise RuntimeError(f"the perfect-information solver did not prove seed {s}")
-        winnable += bool(r.winnable)
+    with KernelWorker(proof) as worker:  # a stop reaches the main thread meanwhile
+        for r in worker.map(iter(seeds)):
+            if not r.proven:
+                raise RuntimeError(f"the perfect-information solver did not prove seed {r.seed}")
+            winnable += bool(r.winnable)
     return winnable / seeds.count
 
 
