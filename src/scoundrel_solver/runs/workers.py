@@ -1,10 +1,12 @@
-"""Worker processes: how many a command may start, and how they end with their parent.
+"""Worker processes: how many may start, how they end with their parent, one for kernels.
 
 Every command that starts worker processes (``scoundrel-eval --jobs``,
 ``scoundrel-web --workers``, ``scoundrel-census run --workers``) checks the
 count against :data:`MAX_WORKERS` before anything starts, and every worker
 calls :func:`die_with_parent` first, so a parent killed by SIGKILL (which no
-handler sees) does not leave its workers running with parent 1.
+handler sees) does not leave its workers running with parent 1. A
+:class:`KernelWorker` runs a command's searches (numba kernels, which no signal
+interrupts) so that its main thread stays where a stop signal reaches it.
 """
 
 from __future__ import annotations
