@@ -296,3 +296,21 @@ def test_a_worker_left_open_does_not_hold_the_exit() -> None:
     value, pid = r.stdout.split()
     assert value == "3"
     assert _stat(pid) is None or _stat(pid)[0] == "Z"  # type: ignore[index]
+
+
+def test_a_killed_worker_of_one_job_stops_the_evaluation_with_one_line(tmp_path: Path) -> None:
+    """The OOM killer takes the one worker of --jobs 1: exit 1, one line, games kept."""
+    out = tmp_path / "e.jsonl"
+    with _session(["scoundrel_solver.cli.eval", "--agent", "random", "--seeds", f"0:{2**64}",
+                   "--quiet", "--out", str(out)]) as proc:
+        _wait_until(lambda: out.exists() and out.read_bytes().count(b"\n") >= 20, proc,
+                    "twenty games")
+        workers = [p for p in _group(proc.pid) if p != proc.pid]
+        assert len(workers) == 1, workers
+        os.kill(workers[0], signal.SIGKILL)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1, err.decode()
+    line = _one_line(err.decode())
+    assert line.startswith("scoundrel-eval: error: a worker process died"), line
+    saved = int(re.search(r"; (\d+) new games saved", line).group(1))  # type: ignore[union-attr]
+    assert len(out.read_text().splitlines()) == saved >= 20

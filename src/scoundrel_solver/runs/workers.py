@@ -205,13 +205,21 @@ class KernelWorker:
             if old is not None:
                 signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
+    def _died(self) -> WorkerDied:
+        self.close()
+        return WorkerDied("a worker process died (killed by the system or a signal)")
+
+    def _send(self, task: Any) -> None:
+        try:
+            self._conn.send(task)
+        except (BrokenPipeError, ConnectionResetError):  # not our reader leaving: the worker
+            raise self._died() from None
+
     def _receive(self) -> Any:
         try:
             answer = self._conn.recv()
         except (EOFError, ConnectionResetError):
-            self.close()
-            raise WorkerDied("a worker process died (killed by the system or a signal)") \
-                from None
+            raise self._died() from None
         if isinstance(answer, _Failed):
             raise answer.err
         return answer
@@ -234,7 +242,7 @@ class KernelWorker:
                         break
                     if self._proc is None:  # forked for the first task: none, no fork
                         self._start()
-                    self._conn.send(task)
+                    self._send(task)
                     sent += 1
                 if received == sent:
                     return
