@@ -314,3 +314,20 @@ def test_a_killed_worker_of_one_job_stops_the_evaluation_with_one_line(tmp_path:
     assert line.startswith("scoundrel-eval: error: a worker process died"), line
     saved = int(re.search(r"; (\d+) new games saved", line).group(1))  # type: ignore[union-attr]
     assert len(out.read_text().splitlines()) == saved >= 20
+
+
+def test_a_killed_worker_of_a_batch_stops_it_with_one_line(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    with _session(["scoundrel_solver.cli.solve", "--seeds", f"0:{2**64}", "--variant", "hard",
+                   "--quiet", "--out", str(out)]) as proc:
+        _wait_until(lambda: out.exists() and out.read_bytes().count(b"\n") >= 5, proc,
+                    "five rows")
+        workers = [p for p in _group(proc.pid) if p != proc.pid]
+        assert len(workers) == 1, workers
+        os.kill(workers[0], signal.SIGKILL)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1, err.decode()
+    line = _one_line(err.decode())
+    assert line.startswith("scoundrel-solve: error: a worker process died"), line
+    saved = int(re.search(r"; (\d+) new results saved", line).group(1))  # type: ignore[union-attr]
+    assert len(out.read_text().splitlines()) == saved >= 5

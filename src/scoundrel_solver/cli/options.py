@@ -26,6 +26,7 @@ import scoundrel_core as sc
 from scoundrel_core import __version__
 
 from ..runs.seeds import SeedRange, parse_seed_range
+from ..runs.workers import WorkerDied
 
 __all__ = [
     "STOP_SIGNALS",
@@ -275,6 +276,9 @@ def run_command(prog: str, body: Callable[[], int]) -> int:
     except ValueError as err:  # ScoundrelError and UsageError included
         _tell(prog, f"error: {err}")
         return 2
+    except WorkerDied as err:  # the OOM killer, a kill -9: the system failed
+        _tell(prog, f"error: {err}")
+        return 1
     except BrokenPipeError:  # the reader left (`| head`): the entry point ends quietly
         raise
     except OSError as err:  # the system refused: a full disk, a vanished directory

@@ -44,7 +44,7 @@ from ..play.render import (
     render_review,
 )
 from ..play.session import Session
-from ..runs.workers import KernelWorker, in_worker
+from ..runs.workers import KernelWorker, WorkerDied, in_worker
 from .options import (
     Interrupted,
     Parser,
@@ -222,7 +222,12 @@ class _Game:
             self._kernels = KernelWorker(_hint_values, ahead=1)
         # The search runs in the session's worker (its agent's memo kept there across
         # hints), so a Ctrl-C or SIGTERM during a hint stops the game at once.
-        self.say(*render_hint(self.game, self._kernels.call(self.game.info), self.pal))
+        try:
+            values = self._kernels.call(self.game.info)
+        except WorkerDied as err:  # the game goes on; the next hint starts a new worker
+            self.say(f"! no hint: {err}; ask again")
+            return
+        self.say(*render_hint(self.game, values, self.pal))
 
     def close(self) -> None:
         """End the session's hint worker, if a hint started one."""
@@ -278,7 +283,7 @@ class _Game:
             if self.warming is not None:
                 self.warming.join()
             self.say(*in_worker(_review_lines, (self.game.record(), self.pal)))
-        except ReviewTooLong as err:  # the game itself was fine: it ended, and is recorded
+        except (ReviewTooLong, WorkerDied) as err:  # the game was fine: it ended, recorded
             self.say(f"! no review: {err}")
         return 0
 
