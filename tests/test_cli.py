@@ -10,6 +10,7 @@ import pytest
 import scoundrel_core as sc
 from scoundrel_solver.cli.solve import main
 from scoundrel_solver.fair import FairAgent
+from scoundrel_solver.runs.workers import KernelWorker
 
 pytestmark = pytest.mark.usefixtures("warm_solver")
 
@@ -223,6 +224,8 @@ def test_table_size_is_checked_by_arithmetic_and_the_table_made_once(
     monkeypatch.setattr(table.TranspositionTable, "__init__", counting_init)
     monkeypatch.setattr(table, "machine_mib", lambda: 512)
     monkeypatch.setattr(solver, "_tables", {})  # no table left over from other tests
+    # The solve in this process, where the count is seen (not in a forked worker).
+    monkeypatch.setattr(KernelWorker, "available", staticmethod(lambda: False))
     code, out, err = run(capsys, "--seed", "1", "--table-mib", "1024")
     assert code == 2 and out == "" and made == []
     assert err == ("scoundrel-solve: error: --table-mib 1024 MiB is more than this "

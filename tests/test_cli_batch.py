@@ -20,6 +20,7 @@ from scoundrel_solver.cli.solve import main
 from scoundrel_solver.runs.batch import Batch, Limits, read_results
 from scoundrel_solver.runs.jsonl import ResultsFileError
 from scoundrel_solver.runs.seeds import SeedRange
+from scoundrel_solver.runs.workers import KernelWorker
 
 pytestmark = pytest.mark.usefixtures("warm_solver")
 
@@ -218,6 +219,9 @@ def test_ctrl_c_lets_the_deal_finish_and_counts_what_was_saved(
         return result
 
     monkeypatch.setattr(batch_module, "solve", solve_then_ctrl_c)
+    # The deals solved in this process, which the signal above is sent to; the worker's
+    # way is tests/test_stop_kernels.py's.
+    monkeypatch.setattr(KernelWorker, "available", staticmethod(lambda: False))
     out = tmp_path / "r.jsonl"
     code, stdout, err = run(capsys, "--seeds", "0:5", "--variant", "hard", "--out", str(out))
     assert code == 130 and stdout == ""
@@ -228,3 +232,66 @@ def test_ctrl_c_lets_the_deal_finish_and_counts_what_was_saved(
     code, stdout, err = run(capsys, "--seeds", "0:5", "--variant", "hard", "--out", str(out))
     assert code == 0 and err == ""  # the same command resumes: seed 1 is not solved again
     assert [r["seed"] for r in rows(out)] == [0, 1, 2, 3, 4]
+
+
+# --- item 7 of issue 39: the compact reading and its slow twin -------------------------------
+
+_POOL_LIMITS = (1, 3, 30, None)
+
+
+@pytest.fixture(scope="module")
+def row_pool() -> list[dict[str, Any]]:
+    """Real rows of hard seeds 0..7 under several node limits (unproven and proven)."""
+    return [{**solve(seed, variant="hard", max_nodes=limit).to_json(), "max_nodes": limit,
+             "max_seconds": None} for seed in range(8) for limit in _POOL_LIMITS]
+
+
+def _twin(file_rows: list[dict[str, Any]], seeds: SeedRange,
+          limits: Limits) -> tuple[list[int], Any]:
+    """What the batch promises, row by row with a dict per seed (the way it was kept before)."""
+    from scoundrel_solver.runs.summary import Outcome, summarize
+
+    best: dict[int, tuple[tuple[bool, int, int], dict[str, Any]]] = {}
+    settled: set[int] = set()
+    for row in file_rows:
+        seed = row["seed"]
+        if seed not in seeds:
+            continue
+        rank = (row["proven"], row["best_score"], -row["upper_bound"])
+        if seed not in best or rank > best[seed][0]:  # the first of equals stays
+            best[seed] = (rank, row)
+        if row["proven"] or not limits.retries(row):
+            settled.add(seed)
+    todo = [s for s in seeds if s not in settled]
+    return todo, summarize(Outcome(score=r["best_score"], won=r["best_score"] > 0,
+                                   seconds=r["seconds"], proven=r["proven"], nodes=r["nodes"])
+                           for _, r in best.values())
+
+
+def test_the_compact_reading_agrees_with_its_slow_twin(
+    row_pool: list[dict[str, Any]], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=80, deadline=None)
+    @given(picks=st.lists(st.integers(0, len(row_pool) - 1), max_size=40),
+           start=st.integers(0, 9), width=st.integers(1, 10),
+           limit=st.sampled_from(_POOL_LIMITS),
+           seconds=st.lists(st.sampled_from([0.25, 0.5, 0.001]), min_size=40, max_size=40))
+    def check(picks: list[int], start: int, width: int, limit: int | None,
+              seconds: list[float]) -> None:
+        # Rows of one deal and rank that differ in time and nodes: the first one counts.
+        file_rows = [{**row_pool[i], "seconds": secs}
+                     for i, secs in zip(picks, seconds[:len(picks)], strict=True)]
+        out = tmp_path_factory.mktemp("twin") / "r.jsonl"
+        out.write_text("".join(json.dumps(r) + "\n" for r in file_rows))
+        seeds, limits = SeedRange(start, start + width), Limits(max_nodes=limit)
+        todo, summary = _twin(file_rows, seeds, limits)
+        b = Batch(seeds, HARD, out, limits)
+        assert list(b.todo()) == todo and b.todo_count == len(todo)
+        assert b.summary() == summary
+        assert sorted(o.score for o in b.results()) == sorted(summary.scores.elements())
+
+    check()
+

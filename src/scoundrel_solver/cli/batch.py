@@ -12,6 +12,7 @@ from contextlib import closing
 
 from ..runs.batch import Batch, Limits
 from ..runs.jsonl import DiskFull
+from ..runs.workers import WorkerDied
 from .options import FinishThenStop, Interrupted, refuse, table_mib_from, variant_from
 from .render import batch_summary, print_summary, progress
 
@@ -32,7 +33,7 @@ def run_batch(args: argparse.Namespace) -> int:
                   limits=Limits(args.max_nodes, args.max_seconds),
                   table_mib=table_mib_from(args))
     try:
-        with (FinishThenStop() as ctrl_c, closing(batch.run()) as results,
+        with (FinishThenStop() as ctrl_c, closing(batch.run(worker=True)) as results,
               progress(batch.todo_count, f"solving {variant}", args.quiet) as bar):
             for r in results:
                 bar.update()
@@ -44,6 +45,8 @@ def run_batch(args: argparse.Namespace) -> int:
         summary = batch_summary(batch.summary())
     except KeyboardInterrupt:
         raise Interrupted(_saved(batch, args.out)) from None
+    except WorkerDied as err:  # exit 1, saying what was saved
+        raise WorkerDied(f"{err}; {_saved(batch, args.out)}") from None
     except DiskFull:
         # The file was cut back to its last whole row: free some space and run again.
         raise OSError(f"disk full; {batch.written} results saved in {args.out}; "

@@ -27,7 +27,15 @@ from ..census.errors import CensusError
 from ..census.store import DEFAULT_DB, Store
 from ..runs.seeds import parse_seed_range
 from ..runs.workers import MAX_WORKERS
-from .options import Interrupted, Parser, add_version_option, max_seconds, run_command, worker_count
+from .options import (
+    Interrupted,
+    Parser,
+    add_version_option,
+    finished,
+    max_seconds,
+    run_command,
+    worker_count,
+)
 
 __all__ = ["main"]
 
@@ -197,4 +205,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(finished(main()))

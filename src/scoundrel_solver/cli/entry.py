@@ -14,8 +14,10 @@ __all__ = ["census_main", "eval_main", "play_main", "solve_main", "web_main"]
 
 
 def _quiet_on_closed_pipe(main: Callable[[Sequence[str] | None], int]) -> int:
+    from .options import finished
+
     try:
-        code = main(None)
+        code = finished(main(None))
         sys.stdout.flush()
         return code
     except BrokenPipeError:

@@ -29,18 +29,22 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Container, Generator, Sequence
+from collections import deque
+from collections.abc import Container, Generator, Iterator, Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+from ..exact.result import SolveResult
 from ..fair.api import make_agent, play_with
+from ..fair.config import EXACT_DEPTH, MAX_CARDS, MAX_NODE_BUDGET
 from ..fair.protocol import Agent
+from ..fair.samples import MAX_SAMPLES
 from ..runs.eval_rows import eval_row, finished_games
 from ..runs.jsonl import DiskFull, LineAppender, check_regular
 from ..runs.seeds import SeedRange
 from ..runs.summary import Outcome, summarize
-from ..runs.workers import MAX_WORKERS, die_with_parent
+from ..runs.workers import MAX_WORKERS, KernelWorker, WorkerDied, die_with_parent
 from .options import (
     Interrupted,
     Parser,
@@ -48,8 +52,8 @@ from .options import (
     add_seeds_option,
     add_variant_options,
     add_version_option,
-    non_negative_int,
-    positive_int,
+    finished,
+    int_within,
     refuse,
     run_command,
     variant_from,
@@ -98,10 +102,6 @@ def _worker_start(parent: int) -> None:
         signal.signal(sig, signal.SIG_IGN)
 
 
-class WorkerDied(Exception):
-    """A worker process ended without being asked (the OOM killer, a kill -9)."""
-
-
 def _games(
     name: str, seeds: SeedRange, variant: str, weapon_rule: str, opts: dict[str, Any], jobs: int,
     skip: Container[int] = (),
@@ -111,11 +111,21 @@ def _games(
     range may be endless)."""
     tasks = ((name, s, variant, weapon_rule, opts) for s in seeds if s not in skip)
     if jobs <= 1:
-        for task in tasks:
-            yield task[1], _play_one(task)
+        # One worker all the same, forked (milliseconds, the agent already made): the main
+        # thread then waits on a pipe, where Ctrl-C and SIGTERM reach it, never inside a
+        # kernel (a node budget of 10**9 is hours of compiled search per decision).
+        with KernelWorker(_play_one) as worker:
+            pending: deque[int] = deque()
+
+            def seeded() -> Iterator[tuple[str, int, str, str, dict[str, Any]]]:
+                for task in tasks:
+                    pending.append(task[1])
+                    yield task
+
+            for outcome in worker.map(seeded()):
+                yield pending.popleft(), outcome
         return
     import multiprocessing as mp
-    from collections import deque
     from concurrent.futures import Future, ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
@@ -159,12 +169,15 @@ def _result(future: Any, seed: int) -> Outcome:
 def _perfect_share(seeds: SeedRange, variant: str, weapon_rule: str) -> float:
     from ..exact.solve import solve
 
+    def proof(seed: int) -> SolveResult:
+        return solve(seed, variant=variant, weapon_rule=weapon_rule)
+
     winnable = 0
-    for s in seeds:
-        r = solve(s, variant=variant, weapon_rule=weapon_rule)
-        if not r.proven:
-            raise RuntimeError(f"the perfect-information solver did not prove seed {s}")
-        winnable += bool(r.winnable)
+    with KernelWorker(proof) as worker:  # a stop reaches the main thread meanwhile
+        for r in worker.map(iter(seeds)):
+            if not r.proven:
+                raise RuntimeError(f"the perfect-information solver did not prove seed {r.seed}")
+            winnable += bool(r.winnable)
     return winnable / seeds.count
 
 
@@ -178,17 +191,20 @@ def build_parser() -> Parser:
     p.add_argument("--perfect", action="store_true", help="also the perfect-information share")
     p.add_argument("--jobs", metavar="N", type=worker_count, default=1,
                    help=f"worker processes (default 1, at most {MAX_WORKERS})")
-    p.add_argument("--budget", metavar="NODES", type=positive_int, default=None,
-                   help="fair: node budget per decision")
-    p.add_argument("--depth", metavar="REFILLS", type=non_negative_int, default=None,
-                   help="fair: maximum depth (refills)")
-    p.add_argument("--shallow-above", metavar="CARDS", type=non_negative_int, default=None,
-                   help="fair: depth 0 while more cards than this are unseen")
-    p.add_argument("--endgame", metavar="CARDS", type=non_negative_int, default=None,
+    # Each tuning option bounded as the agent bounds it, named in the one line of a refusal.
+    p.add_argument("--budget", metavar="NODES", type=int_within(1, MAX_NODE_BUDGET),
+                   default=None, help="fair: node budget per decision "
+                   f"(1..{MAX_NODE_BUDGET:,}; the most is hours of search a decision)")
+    p.add_argument("--depth", metavar="REFILLS", type=int_within(0, EXACT_DEPTH), default=None,
+                   help=f"fair: maximum depth (refills, 0..{EXACT_DEPTH})")
+    p.add_argument("--shallow-above", metavar="CARDS", type=int_within(0, MAX_CARDS),
+                   default=None,
+                   help=f"fair: depth 0 while more cards than this are unseen (0..{MAX_CARDS})")
+    p.add_argument("--endgame", metavar="CARDS", type=int_within(0, MAX_CARDS), default=None,
                    help="fair: PIMC with 8 samples at or below this many unseen cards "
-                   "(0: never; default 24 under classic, never elsewhere)")
-    p.add_argument("--samples", metavar="K", type=positive_int, default=None,
-                   help="pimc: dungeons sampled per decision (default 16)")
+                   f"(0..{MAX_CARDS}; 0: never; default 24 under classic, never elsewhere)")
+    p.add_argument("--samples", metavar="K", type=int_within(1, MAX_SAMPLES), default=None,
+                   help=f"pimc: dungeons sampled per decision (1..{MAX_SAMPLES:,}, default 16)")
     p.add_argument("--out", metavar="FILE",
                    help="append each finished game to FILE (JSON lines); the same command "
                    "resumes, playing only the games the file does not hold")
@@ -275,4 +291,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(finished(main()))

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import argparse
 
+from scoundrel_core import State
 from scoundrel_core.info import parse_info_text
 
+from ..exact.result import SolveResult
 from ..exact.solve import solve
-from ..fair.api import advise_values, play_fair
+from ..fair.api import FairGame, advise_values, play_fair
+from ..runs.workers import in_worker
 from .options import check_agrees, deal_from, refuse, table_mib_from
 from .render import print_advice, print_fair
 
@@ -30,13 +33,18 @@ def run_fair(args: argparse.Namespace) -> int:
                "to --advise (it searches without the exact solver)")
         info = parse_info_text(args.advise)
         check_agrees(args, info.variant, "the --advise position")
-        print_advice(info, advise_values(info), args.json)
+        # The searches run in a worker, where a stop signal cannot wait on them.
+        print_advice(info, in_worker(advise_values, info), args.json)
         return 0
     deal = deal_from(args)
     table_mib = table_mib_from(args)
-    game = play_fair(deal.start)
     v = deal.start.variant
-    best = solve(deal.start, variant=v.name, weapon_rule=v.weapon_rule,
-                 max_nodes=args.max_nodes, max_seconds=args.max_seconds, table_mib=table_mib)
+
+    def both(start: State) -> tuple[FairGame, SolveResult]:
+        return play_fair(start), solve(start, variant=v.name, weapon_rule=v.weapon_rule,
+                                       max_nodes=args.max_nodes, max_seconds=args.max_seconds,
+                                       table_mib=table_mib)
+
+    game, best = in_worker(both, deal.start)
     print_fair(deal.start, deal.seed, game, best, args.json)
     return 0

@@ -26,6 +26,7 @@ import scoundrel_core as sc
 from scoundrel_core import __version__
 
 from ..runs.seeds import SeedRange, parse_seed_range
+from ..runs.workers import WorkerDied
 
 __all__ = [
     "STOP_SIGNALS",
@@ -40,7 +41,9 @@ __all__ = [
     "add_version_option",
     "check_agrees",
     "deal_from",
+    "finished",
     "given",
+    "int_within",
     "non_negative_int",
     "positive_float",
     "positive_int",
@@ -109,19 +112,23 @@ def _like_ctrl_c(signum: int, frame: FrameType | None) -> None:
     _received.append(signum)
     handler = signal.getsignal(signal.SIGINT)
     if callable(handler):
-        handler(signal.SIGINT, frame)
+        handler(signum, frame)
     else:  # default or ignored for a moment (starting workers): stop now all the same
         raise KeyboardInterrupt
 
 
 class FinishThenStop:
-    """The first stop signal (Ctrl-C; ``signals``) lets the item being worked on finish
-    and its row be written, then the loop, which checks ``pressed`` between items,
-    stops, so the count of saved rows is exact; a second one stops at once.
+    """The first Ctrl-C lets the item being worked on finish and its row be written,
+    then the loop, which checks ``pressed`` between items, stops, so the count of saved
+    rows is exact; a second one stops at once. SIGTERM and SIGHUP (handed here by
+    :func:`run_command`) stop at once: whoever sends them (a service manager, a closed
+    terminal) may not wait for a deal that has minutes to run.
 
-    Only a flag is set, never an exception raised mid-item: the compiled kernels do
-    not see a signal until they return anyway, and a KeyboardInterrupt raised while
-    numba converts its arguments surfaces as a TypeError instead.
+    The first press sets a flag, never raises mid-item: a KeyboardInterrupt raised
+    while numba converts its arguments surfaces as a TypeError. Stopping at once
+    reaches a run only where its kernels run in a worker
+    (:class:`~scoundrel_solver.runs.workers.KernelWorker`): a main thread inside a
+    kernel hears no signal until the kernel returns.
     """
 
     def __init__(self, signals: Iterable[int] = (signal.SIGINT,)) -> None:
@@ -130,7 +137,8 @@ class FinishThenStop:
         self._previous: dict[int, Any] = {}
 
     def _press(self, signum: int, frame: FrameType | None) -> None:
-        if self.pressed:
+        if self.pressed or signum != signal.SIGINT:
+            self.pressed = True
             raise KeyboardInterrupt
         self.pressed = True
 
@@ -221,6 +229,22 @@ def add_version_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--version", action="version", version=f"{p.prog} {__version__}")
 
 
+def _ignore_stops() -> None:
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, *STOP_SIGNALS):
+            signal.signal(sig, signal.SIG_IGN)
+
+
+def finished(code: int) -> int:
+    """``code``, once a command's ``main`` has returned it and its process is about to
+    exit: from now on stop signals are ignored, so a second Ctrl-C while Python shuts
+    down (unloading the compiled kernels takes a moment) neither prints a traceback nor
+    changes the exit code the one line told. For entry points only: a caller that goes
+    on would keep Ctrl-C ignored."""
+    _ignore_stops()
+    return code
+
+
 def run_command(prog: str, body: Callable[[], int]) -> int:
     """Run a command's body with the shared exit codes: 0 or its own, 1 the system failed
     (a full disk, an unwritable output), 2 bad input, 130 Ctrl-C (128 + the signal for
@@ -228,6 +252,7 @@ def run_command(prog: str, body: Callable[[], int]) -> int:
     _received.clear()
     previous: dict[int, Any] = {}
     if threading.current_thread() is threading.main_thread():
+        previous[signal.SIGINT] = signal.getsignal(signal.SIGINT)  # restored after a stop
         for sig in STOP_SIGNALS:
             previous[sig] = signal.signal(sig, _like_ctrl_c)
     real_stdout = sys.stdout
@@ -237,6 +262,7 @@ def run_command(prog: str, body: Callable[[], int]) -> int:
         _flush_stdout()
         return code
     except (Interrupted, KeyboardInterrupt) as stop:
+        _ignore_stops()  # a second Ctrl-C now would cut the one line short
         how, code = "interrupted", 130
         if _received:
             how = f"stopped by {signal.Signals(_received[0]).name}"
@@ -250,6 +276,9 @@ def run_command(prog: str, body: Callable[[], int]) -> int:
     except ValueError as err:  # ScoundrelError and UsageError included
         _tell(prog, f"error: {err}")
         return 2
+    except WorkerDied as err:  # the OOM killer, a kill -9: the system failed
+        _tell(prog, f"error: {err}")
+        return 1
     except BrokenPipeError:  # the reader left (`| head`): the entry point ends quietly
         raise
     except OSError as err:  # the system refused: a full disk, a vanished directory
@@ -260,7 +289,8 @@ def run_command(prog: str, body: Callable[[], int]) -> int:
     finally:
         sys.stdout = real_stdout
         for sig, handler in previous.items():
-            signal.signal(sig, handler)
+            if handler is not None:  # None: set outside Python, cannot be restored
+                signal.signal(sig, handler)
 
 
 # --- values ---------------------------------------------------------------------------------
@@ -310,6 +340,30 @@ def worker_count(text: str) -> int:
         return check_workers(n, "")
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err).strip()) from None
+
+
+def int_within(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: an integer ``low``..``high``, so an option's bound is told in one
+    line naming it (argparse adds ``argument --budget:``) before anything is made.
+
+    >>> int_within(1, 10**9)("10")
+    10
+    >>> int_within(1, 10**9)("1" + "0" * 23)
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: '100000000000000000000000' is not an integer 1..1,000,000,000
+    """
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:  # words, and integers of over 4,300 digits
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"{sc.excerpt(text, 40)} is not an integer {low:,}..{high:,}")
+        return value
+
+    parse.__name__ = f"integer {low}..{high}"
+    return parse
 
 
 def positive_float(text: str) -> float:

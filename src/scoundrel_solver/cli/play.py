@@ -44,6 +44,7 @@ from ..play.render import (
     render_review,
 )
 from ..play.session import Session
+from ..runs.workers import KernelWorker, WorkerDied, in_worker
 from .options import (
     Interrupted,
     Parser,
@@ -52,13 +53,17 @@ from .options import (
     add_variant_options,
     add_version_option,
     deal_from,
+    finished,
     given,
     refuse,
     run_command,
 )
 
 if TYPE_CHECKING:  # the fair agent loads numba: only on the first hint
+    from scoundrel_core import InfoState
+
     from ..coach.hints import Hints
+    from ..fair.agent import ActionValue
 
 __all__ = ["main"]
 
@@ -177,7 +182,9 @@ class _Game:
         self.record_path = record
         self.pal = pal
         self.out = out
-        self._hints: Hints | None = None
+        self._kernels: KernelWorker | None = None
+        self.warming: threading.Thread | None = None
+        """The thread loading the hint kernels while the player reads the first room."""
         self.recorded: str | None = None
         """What :meth:`write_record` said, once it ran (the record is written once)."""
 
@@ -207,11 +214,25 @@ class _Game:
         return self.recorded
 
     def hint(self) -> None:
-        from ..coach.hints import Hints
+        if self._kernels is None:
+            if self.warming is not None:
+                # Forked once the kernels are loaded: never while that thread holds a lock
+                # the worker would then wait on forever.
+                self.warming.join()
+            self._kernels = KernelWorker(_hint_values, ahead=1)
+        # The search runs in the session's worker (its agent's memo kept there across
+        # hints), so a Ctrl-C or SIGTERM during a hint stops the game at once.
+        try:
+            values = self._kernels.call(self.game.info)
+        except WorkerDied as err:  # the game goes on; the next hint starts a new worker
+            self.say(f"! no hint: {err}; ask again")
+            return
+        self.say(*render_hint(self.game, values, self.pal))
 
-        if self._hints is None:
-            self._hints = Hints()
-        self.say(*render_hint(self.game, self._hints.values(self.game), self.pal))
+    def close(self) -> None:
+        """End the session's hint worker, if a hint started one."""
+        if self._kernels is not None:
+            self._kernels.close()
 
     def command(self, cmd: Command) -> None:
         """Carry out one command other than quit (bad input raises a ScoundrelError)."""
@@ -259,15 +280,33 @@ class _Game:
         from ..coach.review import ReviewTooLong
 
         try:
-            self.say(*_review_lines(self.game.record(), self.pal))
-        except ReviewTooLong as err:  # the game itself was fine: it ended, and is recorded
+            if self.warming is not None:
+                self.warming.join()
+            self.say(*in_worker(_review_lines, (self.game.record(), self.pal)))
+        except (ReviewTooLong, WorkerDied) as err:  # the game was fine: it ended, recorded
             self.say(f"! no review: {err}")
         return 0
 
 
-def _review_lines(record: sc.GameRecord, pal: Palette) -> list[str]:
+_HINTS: list[Hints] = []  # the worker's one hint agent (made on its first hint)
+
+
+def _hint_values(info: InfoState) -> list[ActionValue]:
+    """A hint, in the session's worker: every legal action's value to its hint agent."""
+    from ..coach.hints import Hints
+
+    if not _HINTS:
+        _HINTS.append(Hints())
+    return _HINTS[0].agent.evaluate(info)
+
+
+def _review_lines(task: tuple[sc.GameRecord, Palette]) -> list[str]:
+    """The review of a record as lines to print (run in a worker: its solves take up to a
+    minute each, and a stop signal must not wait for them)."""
     from ..coach.game import Game
     from ..coach.review import check_reviewable, review
+
+    record, pal = task
 
     # Before the game is rebuilt step by step: endless flees are refused here, at once.
     check_reviewable(record.start(), record.line)
@@ -286,7 +325,7 @@ def _review(path: str, pal: Palette, out: TextIO) -> int:
 
     record = sc.GameRecord.load(path)
     try:
-        lines = _review_lines(record, pal)
+        lines = in_worker(_review_lines, (record, pal))
     except ReviewTooLong as err:
         raise ReviewTooLong(f"record {path!r}: {err}") from None
     deal = f"seed {record.seed}" if record.seed is not None else "given deck"
@@ -317,7 +356,8 @@ def _main(argv: Sequence[str] | None) -> int:
     if sys.stdin.isatty() and out.isatty():
         # A person reads the room first: load the hint kernels meanwhile (daemon: an early
         # quit does not wait for it). Scripts through a pipe skip it and pay only if they ask.
-        threading.Thread(target=_warm_hints, args=(game,), daemon=True).start()
+        loop.warming = threading.Thread(target=_warm_hints, args=(game,), daemon=True)
+        loop.warming.start()
     try:
         code = loop.run(_reader(sys.stdin, out))
         return 1 if loop.recorded and "NOT written" in loop.recorded else code
@@ -331,6 +371,7 @@ def _main(argv: Sequence[str] | None) -> int:
         # Whatever else ends the session (a closed output, an error of ours) writes the
         # record first; a game that ended normally has written it already.
         loop.write_record()
+        loop.close()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -339,4 +380,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(finished(main()))

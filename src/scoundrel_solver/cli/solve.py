@@ -14,12 +14,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..exact.table import DEFAULT_TABLE_MIB
+from ..runs.workers import in_worker
 from .options import (
     Parser,
     add_deal_options,
     add_variant_options,
     add_version_option,
     deal_from,
+    finished,
     max_nodes,
     max_seconds,
     positive_int,
@@ -72,8 +74,11 @@ def _solve_one(args: argparse.Namespace) -> int:
     table_mib = table_mib_from(args)
     # The deal was made once, by deal_from: the solver gets the position, and the
     # result names the seed it was dealt from.
-    result = replace(solve(deal.start, max_nodes=args.max_nodes, max_seconds=args.max_seconds,
-                           table_mib=table_mib), seed=deal.seed)
+    # In a worker: a search of --max-seconds 1e9 still stops at a Ctrl-C or a SIGTERM.
+    solved = in_worker(lambda start: solve(start, max_nodes=args.max_nodes,
+                                           max_seconds=args.max_seconds, table_mib=table_mib),
+                       deal.start)
+    result = replace(solved, seed=deal.seed)
     if args.json:
         print(json.dumps(result.to_json()))
         return 0
@@ -100,4 +105,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(finished(main()))

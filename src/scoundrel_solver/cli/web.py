@@ -24,6 +24,7 @@ from .options import (
     Parser,
     UsageError,
     add_version_option,
+    finished,
     positive_float,
     positive_int,
     run_command,
@@ -212,4 +213,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(finished(main()))
