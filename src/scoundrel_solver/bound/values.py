@@ -28,7 +28,6 @@ from scoundrel_core.encoding import NTYPES, TYPE_BITS, card_type
 from scoundrel_core.info import ChanceNode, InfoState
 
 from ..errors import SolverError
-from ..fair import _kernel as FK
 from ..fair.config import agent_config
 from ..fair.leaf import config_par, leaf_estimate
 from ..fair.optimum import memo_key
@@ -108,8 +107,8 @@ def _kernel_args(x: InfoState) -> tuple[int, np.ndarray, np.ndarray, np.ndarray,
         bot[i] = card_type(c)
     bpos = np.array([0, len(x.bottom)], np.int64)
     cfg = np.zeros(2, np.int64)
-    cfg[FK.CFG_FLEE_RULE] = x.variant.flee_code
-    cfg[FK.CFG_EQUAL] = x.variant.wear_code
+    cfg[K.CFG_FLEE_RULE] = x.variant.flee_code
+    cfg[K.CFG_EQUAL] = x.variant.wear_code
     return room, cnt, bot, bpos, cfg
 
 
@@ -136,11 +135,11 @@ class OneRoom:
         got = self._values.get(key)
         if got is None:
             room, cnt, bot, bpos, cfg = _kernel_args(info)
-            pool = np.zeros(FK.NPOOL, np.int64)
+            sums = np.zeros(K.NSUMS, np.int64)
             got = self._values[key] = float(K.one_room(
                 room, len(info.room), info.health, info.weapon_value, info.last_kill or 0,
                 int(info.potion_used), info.resolved_in_room, int(info.fled_last), cnt, bot,
-                bpos, cfg, self._par_of(info), pool))
+                bpos, cfg, self._par_of(info), sums))
         return got
 
     def mean(self, node: ChanceNode) -> float:
