@@ -127,6 +127,7 @@ class BoundSummary:
     seconds_per_deal: float
 
     def as_dict(self) -> dict[str, Any]:
+        """The summary as ``--summary --json`` prints it."""
         return {"variant": self.variant, "weapon_rule": self.weapon_rule, "steps": self.steps,
                 "value": self.value, "deals": self.deals, "bound": self.mean, "sd": self.sd,
                 "bound_upper95": self.upper, "perfect_share": self.perfect_share,

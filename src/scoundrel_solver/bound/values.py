@@ -40,19 +40,25 @@ __all__ = ["VALUE_NAMES", "Charges", "OneRoom", "Zero", "charges_for", "one_room
 class Charges(Protocol):
     """``V`` and its exact mean after a chance node: what a penalty is made of."""
 
-    def value(self, info: InfoState) -> float: ...
+    def value(self, info: InfoState) -> float:
+        """``V(info)``."""
+        ...
 
-    def mean(self, node: ChanceNode) -> float: ...
+    def mean(self, node: ChanceNode) -> float:
+        """``E[V]`` over the decisions ``node`` can lead to, exactly."""
+        ...
 
 
 class Zero:
     """``V = 0``: nothing is charged."""
 
     def value(self, info: InfoState) -> float:
+        """0, whatever the position."""
         del info
         return 0.0
 
     def mean(self, node: ChanceNode) -> float:
+        """0, whatever the draw."""
         del node
         return 0.0
 
