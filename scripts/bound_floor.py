@@ -47,6 +47,10 @@ def main() -> None:
     p.add_argument("--steps", type=int, nargs="+", default=[1, 2, 3])
     args = p.parse_args()
     agent = FairAgent()
+    seen = sum(bool(is_winnable(sc.new_game(seed=seed, variant=args.variant)))
+               for seed in args.seeds)
+    print(f"{args.variant}: the dungeon seen from the start: {seen}/{args.seeds.count} = "
+          f"{100 * seen / args.seeds.count:.2f}%", flush=True)
     for k in args.steps:
         won = sum(fair_then_seen(seed, args.variant, k, agent) for seed in args.seeds)
         n = args.seeds.count
