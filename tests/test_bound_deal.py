@@ -103,9 +103,9 @@ def test_one_room_mean_is_the_card_by_card_walk(
         info, s = observe(info, a, s2), s2
 
 
-@given(deck_of(4, 6), st.one_of(st.integers(0, 10**6).map(blind_table), st.just("one-room")),
+@given(deck_of(4, 5), st.one_of(st.integers(0, 10**6).map(blind_table), st.just("one-room")),
        st.sampled_from(RULES))
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=12, deadline=None)
 def test_every_step_penalised_is_the_small_deck_bound(
     deck: list[Card], value: Value | str, rules: tuple[str, str]
 ) -> None:
