@@ -165,3 +165,43 @@ def test_refusals_name_the_bad_input() -> None:
         charges_for("two-room")
     with pytest.raises(SolverError, match="not callable"):
         charges_for(3)  # type: ignore[arg-type]
+
+
+def brute_deal(s: State, info: InfoState, charges: Penalties | OneRoom, left: int) -> float:
+    """The deal's best line by plain recursion: every line, no cut, no memo."""
+    if s.is_over:
+        return 1.0 if s.health > 0 else 0.0
+    best = -float("inf")
+    for a in sc.legal_actions(s):
+        s2 = sc.apply(s, a)
+        y = info.apply(a)
+        if isinstance(y, ChanceNode):
+            after = observe(info, a, s2)
+            penalty = charges.value(after) - charges.mean(y)
+            rest = (float(bool(is_winnable(s2))) if left == 1
+                    else brute_deal(s2, after, charges, left - 1))
+            best = max(best, rest - penalty)
+        else:
+            best = max(best, brute_deal(s2, y, charges, left))
+    return best
+
+
+@given(deck_of(5, 8), st.integers(0, 10**6), st.integers(1, 3), st.sampled_from(RULES))
+@settings(max_examples=25, deadline=None)
+def test_the_cut_at_the_last_step_changes_no_deal(
+    deck: list[Card], seed: int, steps: int, rules: tuple[str, str]
+) -> None:
+    variant, wear = rules
+    s = sc.new_game(deck=deck, partial=True, variant=variant, weapon_rule=wear)
+    charges = Penalties(blind_table(seed))
+    got = deal_bound(s, charges, steps, opening_mean=0.0)
+    want = brute_deal(s, InfoState.initial(s), charges, steps)
+    assert got.best == pytest.approx(want, abs=1e-12)
+
+
+@pytest.mark.parametrize(("seed", "variant"), [(2, "classic"), (5, "hard")])
+def test_the_cut_changes_no_full_deal(seed: int, variant: str) -> None:
+    s = sc.new_game(seed=seed, variant=variant)
+    charges = OneRoom()
+    got = deal_bound(s, charges, 1, opening_mean=0.0)
+    assert got.best == pytest.approx(brute_deal(s, InfoState.initial(s), charges, 1), abs=1e-12)
