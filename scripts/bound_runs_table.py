@@ -1,0 +1,71 @@
+"""The tables of docs/bound.md's full-deck stage, from the rows of ``scoundrel-bound --out``.
+
+    python scripts/bound_runs_table.py            # rewrite the page's tables
+    python scripts/bound_runs_table.py --check    # exit 1 if the page is stale
+
+Two tables: the measurement of the bound against ``--steps`` and ``--value``
+(``data/bound-measure.jsonl``), and the published runs (``data/bound-*-strict.jsonl``),
+each the output of ``scoundrel-bound --summary`` for its file, one row per bound.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from scoundrel_solver.bound.rows import BoundSummary, read_bound_rows, summarize_bound
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = ROOT / "docs" / "bound.md"
+MEASURE = ROOT / "data" / "bound-measure.jsonl"
+RUNS = [ROOT / "data" / f"bound-{v}-strict.jsonl" for v in ("classic", "hard")]
+BLOCKS = ("bound-measure", "bound-runs")
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:.2f}%"
+
+
+def table(files: list[Path]) -> str:
+    head = ("| rules | V | steps | deals | bound (mean of the terms) | one-sided 95% upper "
+            "| perfect information, same deals | sub-solves cut short | seconds per deal |\n"
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    rows: list[BoundSummary] = []
+    for f in files:
+        if f.is_file():
+            rows += summarize_bound(read_bound_rows(f))
+    rows.sort(key=lambda s: (s.variant, s.value != "zero", s.value, s.steps))
+    lines = [f"| {s.variant}/{s.weapon_rule} | {s.value} | {s.steps} | {s.deals} | "
+             f"{_pct(s.mean)} | {_pct(s.upper)} | {_pct(s.perfect_share)} | {s.unproven} | "
+             f"{s.seconds_per_deal:.2f} |" for s in rows]
+    return "\n".join([head, *lines])
+
+
+def rewrite(text: str) -> str:
+    for name, files in zip(BLOCKS, ([MEASURE], RUNS), strict=True):
+        start, end = f"<!-- {name}: start -->", f"<!-- {name}: end -->"
+        before, rest = text.split(start)
+        _, after = rest.split(end)
+        text = f"{before}{start}\n{table(files)}\n{end}{after}"
+    return text
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--check", action="store_true", help="exit 1 if the page is stale")
+    args = p.parse_args(argv)
+    text = PAGE.read_text()
+    new = rewrite(text)
+    if args.check:
+        if new != text:
+            print("docs/bound.md is stale: run python scripts/bound_runs_table.py",
+                  file=sys.stderr)
+            return 1
+        return 0
+    PAGE.write_text(new)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
