@@ -10,7 +10,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-__all__ = ["census_main", "eval_main", "play_main", "solve_main", "web_main"]
+__all__ = ["census_main", "eval_main", "play_main", "solve_main", "value_main", "web_main"]
 
 
 def _quiet_on_closed_pipe(main: Callable[[Sequence[str] | None], int]) -> int:
@@ -56,5 +56,12 @@ def census_main() -> int:
 def web_main() -> int:
     """The ``scoundrel-web`` console script."""
     from .web import main
+
+    return _quiet_on_closed_pipe(main)
+
+
+def value_main() -> int:
+    """The ``scoundrel-value`` console script."""
+    from .value import main
 
     return _quiet_on_closed_pipe(main)
