@@ -2,14 +2,17 @@
 
     scoundrel-value data --variant classic/strict --seeds 1000000:1001000 --out games.jsonl
     scoundrel-value parquet games.jsonl [more.jsonl ...] --out decisions.parquet
-    scoundrel-value calibration decisions.parquet [--bins 10] [--json]
+    scoundrel-value calibration decisions.parquet [--bins 10] [--model MODEL.json] [--json]
+    scoundrel-value fit decisions.parquet [...] --out MODEL.json [--hidden 32]
 
 ``data`` plays the fair agent on each seed and appends one line per game (every
 decision: what the player saw, every action's shown values, the outcome); a rerun
 skips the seeds already in the file, and Ctrl-C or SIGTERM lets the game in
 flight finish first (a second stop loses it). ``parquet`` flattens games into one
 row per decision (``data/README.md`` documents the columns). ``calibration``
-prints how well the shown chances of winning match the games' outcomes.
+prints how well the shown chances of winning match the games' outcomes (and a
+learned model's, given one). ``fit`` fits the learned value on training decisions
+(never of the evaluation seeds 0..9999; needs the ``train`` extra).
 """
 
 from __future__ import annotations
@@ -61,6 +64,15 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--model", type=Path, default=None,
                    help="also a learned value model (JSON) on the same decisions")
     c.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    f = sub.add_parser("fit", help="fit the learned value on training decisions")
+    f.add_argument("decisions", type=Path, nargs="+", help="Parquet files of `parquet` "
+                   "(or JSON lines of `data`)")
+    f.add_argument("--out", type=Path, required=True, help="the model file (JSON) to write")
+    f.add_argument("--hidden", default="32",
+                   help="hidden layer widths, comma-separated (default 32)")
+    f.add_argument("--max-iter", type=positive_int, default=200,
+                   help="training epochs at most (default 200, at most 10000)")
+    f.add_argument("--alpha", type=float, default=1e-4, help="L2 penalty (default 1e-4)")
     return p
 
 
@@ -118,9 +130,41 @@ def _calibration(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fit(args: argparse.Namespace) -> int:
+    from ..fair.value.model import MAX_LAYER, MAX_LAYERS
+    from ..provenance import provenance
+
+    try:
+        hidden = [int(h) for h in args.hidden.split(",")]
+    except ValueError:
+        raise UsageError(f"--hidden {args.hidden!r}: widths such as 32 or 64,32") from None
+    if not 1 <= len(hidden) < MAX_LAYERS or not all(1 <= h <= MAX_LAYER for h in hidden):
+        raise UsageError(f"--hidden {args.hidden!r}: 1..{MAX_LAYERS - 1} widths of "
+                         f"1..{MAX_LAYER}")
+    if args.max_iter > 10_000:
+        raise UsageError(f"--max-iter {args.max_iter}: at most 10000")
+    if not 0.0 <= args.alpha <= 100.0:
+        raise UsageError(f"--alpha {args.alpha}: 0..100")
+    for path in args.decisions:
+        if not path.is_file():
+            raise UsageError(f"no decisions file {str(path)!r}")
+    try:
+        from ..fair.value.train import fit_file
+    except ImportError as err:
+        raise UsageError(f"fit needs the train extra (pip install scoundrel[train]): {err}"
+                         ) from None
+    model = fit_file(args.decisions, hidden, stamp=provenance(), max_iter=args.max_iter,
+                     alpha=args.alpha)
+    model.save(args.out)
+    print(f"model of {model.fit['decisions']:,} decisions ({model.fit['games']:,} games) "
+          f"written to {args.out}")
+    return 0
+
+
 def _main(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
-    run = {"data": _data, "parquet": _parquet, "calibration": _calibration}[args.command]
+    run = {"data": _data, "parquet": _parquet, "calibration": _calibration,
+           "fit": _fit}[args.command]
     return run(args)
 
 
