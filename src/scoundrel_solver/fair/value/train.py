@@ -72,7 +72,8 @@ def _net(coefs: Sequence[np.ndarray], intercepts: Sequence[np.ndarray]) -> Net:
 
 def fit_arrays(x: np.ndarray, won: np.ndarray, score: np.ndarray,
                hidden: Sequence[int] = (32,), *, alpha: float = 1e-4, max_iter: int = 200,
-               seed: int = 0, fit: dict[str, Any] | None = None) -> ValueModel:
+               learning_rate: float = 1e-3, seed: int = 0,
+               fit: dict[str, Any] | None = None) -> ValueModel:
     """Fit both networks on features ``x`` and outcomes; ``hidden`` are the hidden widths."""
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.neural_network import MLPClassifier, MLPRegressor
@@ -89,6 +90,7 @@ def fit_arrays(x: np.ndarray, won: np.ndarray, score: np.ndarray,
     s_mean, s_scale = float(score.mean()), float(score.std() or 1.0)
     common: dict[str, Any] = {"hidden_layer_sizes": tuple(hidden), "alpha": alpha,
                               "max_iter": max_iter, "random_state": seed,
+                              "learning_rate_init": learning_rate,
                               "early_stopping": len(x) >= 50, "n_iter_no_change": 8}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)  # max_iter is the bound asked for
@@ -97,7 +99,8 @@ def fit_arrays(x: np.ndarray, won: np.ndarray, score: np.ndarray,
     # a binary MLPClassifier's one output is the logit of class 1 (won)
     assert list(clf.classes_) == [0, 1]
     record = {**(fit or {}), "hidden": list(hidden), "alpha": alpha, "max_iter": max_iter,
-              "random_state": seed, "iterations": [int(clf.n_iter_), int(reg.n_iter_)]}
+              "learning_rate": learning_rate, "random_state": seed,
+              "iterations": [int(clf.n_iter_), int(reg.n_iter_)]}
     return ValueModel(mean, scale, _net(clf.coefs_, clf.intercepts_),
                       _net(reg.coefs_, reg.intercepts_), s_mean, s_scale, record)
 
