@@ -54,6 +54,14 @@ class Net:
         object.__setattr__(self, "shapes", np.array([w.shape for w, _ in self.layers],
                                                     np.int64).reshape(-1, 2))
 
+    def folded(self, mean: np.ndarray, scale: np.ndarray) -> Net:
+        """The same network on raw features: the standardisation folded into the first
+        layer (``(x - mean) / scale @ W + b`` is ``x @ (W / scale) + (b - mean / scale @ W)``),
+        so the kernel skips the inputs that are 0 (most of the counts by kind)."""
+        (w, b), *rest = self.layers
+        w2 = w / scale[:, None]
+        return Net(((w2, b - mean @ w2), *rest))
+
     def forward(self, z: np.ndarray) -> np.ndarray:
         """The output (before its link) of standardised rows ``z``: the slow twin."""
         for i, (w, b) in enumerate(self.layers):
@@ -113,9 +121,11 @@ class ValueModel:
         self.win_net, self.score_net = win_net, score_net
         self.score_mean, self.score_scale = float(score_mean), float(score_scale)
         self.fit = dict(fit or {})
+        # the kernel's networks take raw features (the numpy twin standardises them)
+        self._fast = {id(n): n.folded(self.mean, self.scale) for n in (win_net, score_net)}
         widest = max(int(n.shapes.max()) for n in (win_net, score_net))
-        self._buf = np.zeros(2 * max(widest, len(FEATURES)), np.float64)
-        self._x = np.zeros(len(FEATURES), np.float64)
+        self._a = np.zeros(widest, np.float64)
+        self._b = np.zeros(widest, np.float64)
 
     # -- the facade --------------------------------------------------------------------
 
@@ -138,7 +148,8 @@ class ValueModel:
         from ._net import net_batch
 
         out = np.zeros(x.shape[0], np.float64)
-        net_batch(x, self.mean, self.scale, net.weights, net.shapes, self._buf, self._x, out)
+        fast_net = self._fast[id(net)]
+        net_batch(x, fast_net.weights, fast_net.shapes, self._a, self._b, out)
         return out
 
     def win(self, x: Any, fast: bool = True) -> np.ndarray:
