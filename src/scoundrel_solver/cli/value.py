@@ -76,6 +76,12 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _stamp(provenance: Any) -> dict[str, str]:
+    """The provenance of this run named as the console script, however it was started
+    (``python -m scoundrel_solver.cli.value`` would name the module's path)."""
+    return dict(provenance([PROG, *sys.argv[1:]]))
+
+
 def _data(args: argparse.Namespace) -> int:
     from ..fair.value.selfplay import MAX_GAMES, record_games
 
@@ -113,7 +119,7 @@ def _parquet(args: argparse.Namespace) -> int:
     for path in args.games:
         if not path.is_file():
             raise UsageError(f"no games file {str(path)!r}")
-    games, rows = to_parquet(args.games, args.out, provenance())
+    games, rows = to_parquet(args.games, args.out, _stamp(provenance))
     print(f"{games} games, {rows} decisions written to {args.out}")
     return 0
 
@@ -153,7 +159,7 @@ def _fit(args: argparse.Namespace) -> int:
     except ImportError as err:
         raise UsageError(f"fit needs the train extra (pip install scoundrel[train]): {err}"
                          ) from None
-    model = fit_file(args.decisions, hidden, stamp=provenance(), max_iter=args.max_iter,
+    model = fit_file(args.decisions, hidden, stamp=_stamp(provenance), max_iter=args.max_iter,
                      alpha=args.alpha)
     model.save(args.out)
     print(f"model of {model.fit['decisions']:,} decisions ({model.fit['games']:,} games) "
