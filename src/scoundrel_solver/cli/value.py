@@ -41,6 +41,8 @@ from .options import (
     run_command,
 )
 
+__all__ = ["main"]
+
 PROG = "scoundrel-value"
 
 

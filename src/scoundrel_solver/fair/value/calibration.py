@@ -29,6 +29,7 @@ __all__ = ["MAX_BINS", "PHASES", "calibration_report", "ece", "format_report", "
            "reliability"]
 
 MAX_BINS: Final = 100
+"""The most bins a report may ask for."""
 PHASES: Final = ("open", "middle", "end")
 """The phases by unseen cards: more than 30, 13-30, 12 or fewer."""
 _PHASE_WORDS: Final = {"all": "every decision", "open": "more than 30 unseen",

@@ -31,6 +31,7 @@ from .features import FEATURES
 __all__ = ["FORMAT", "MAX_LAYER", "MAX_LAYERS", "Net", "ValueModel", "load_model"]
 
 FORMAT: Final = "scoundrel-value-model/1"
+"""The ``format`` of a model file: a reader refuses files of another."""
 MAX_LAYERS: Final = 8
 """The most layers a network of a model file may have."""
 MAX_LAYER: Final = 1024
@@ -71,10 +72,13 @@ class Net:
         return np.asarray(z[:, 0])
 
     def to_json(self) -> list[dict[str, Any]]:
+        """The layers as the model file keeps them: nested lists of numbers."""
         return [{"weights": w.tolist(), "bias": b.tolist()} for w, b in self.layers]
 
     @classmethod
     def from_json(cls, layers: Any, inputs: int, what: str) -> Net:
+        """The network of a model file's layers, checked: shapes that chain from ``inputs``
+        to one output, finite numbers (errors name ``what``)."""
         if not isinstance(layers, list) or not 1 <= len(layers) <= MAX_LAYERS:
             raise SolverError(f"{what}: a network has 1..{MAX_LAYERS} layers")
         out = []
@@ -165,6 +169,7 @@ class ValueModel:
     # -- the file ------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
+        """The model file's content (``format`` :data:`FORMAT`)."""
         return {"format": FORMAT, "features": list(FEATURES), "mean": self.mean.tolist(),
                 "scale": self.scale.tolist(), "activation": "relu",
                 "win": {"output": "logistic", "layers": self.win_net.to_json()},
@@ -173,10 +178,12 @@ class ValueModel:
                 "fit": self.fit}
 
     def save(self, path: str | Path) -> None:
+        """Write the model file (JSON)."""
         Path(path).write_text(json.dumps(self.to_json()) + "\n")
 
     @classmethod
     def from_json(cls, data: Any, what: str = "value model") -> ValueModel:
+        """The model of a model file's content, checked whole (errors name ``what``)."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise SolverError(f"{what} is not a {FORMAT} file")
         if data.get("features") != list(FEATURES):
