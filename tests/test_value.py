@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
+import os
 import random
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -231,3 +236,59 @@ def test_training_refuses_evaluation_seeds(tmp_path: Path) -> None:
     record_games([9_999], sc.get_variant("hard/strict"), out)
     with pytest.raises(SolverError, match="seed 9999 is an evaluation seed"):
         load_examples([out])
+
+
+# -- the command ----------------------------------------------------------------------------
+
+
+def _value_command(*argv: str) -> list[str]:
+    return [sys.executable, "-m", "scoundrel_solver.cli.value", *argv]
+
+
+def _env() -> dict[str, str]:
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    return {**os.environ, "PYTHONPATH": src}
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_stop_keeps_whole_games_and_the_rerun_resumes(tmp_path: Path, sig: int) -> None:
+    out = tmp_path / "g.jsonl"
+    proc = subprocess.Popen(
+        _value_command("data", "--variant", "hard/strict", "--seeds", "1000000:1000100",
+                       "--out", str(out), "--quiet"),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env(), start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300
+        while not (out.exists() and out.read_bytes().count(b"\n") >= 1):
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "no game written in 300 s"
+            time.sleep(0.05)
+        os.killpg(proc.pid, sig)  # as a terminal or `kill` sends it: to the whole group
+        _, err = proc.communicate(timeout=120)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 128 + sig if sig != signal.SIGINT else proc.returncode == 130
+    assert b"Traceback" not in err and b"the same command resumes" in err
+    games = list(games_in(out))  # every line whole
+    assert out.read_bytes().endswith(b"\n") and 1 <= len(games) < 100
+    done = {g["seed"] for g in games}
+    more = record_games(range(1_000_000, 1_000_000 + len(games) + 1),
+                        sc.get_variant("hard/strict"), out)
+    assert more == 1 and len({g["seed"] for g in games_in(out)} - done) == 1
+
+
+def test_the_command_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
+    for argv, words in [
+        (["data", "--seeds", "0:2000000", "--out", str(tmp_path / "x")], "at most 1,000,000"),
+        (["data", "--out", str(tmp_path / "x")], "needs --seeds"),
+        (["fit", str(tmp_path / "none.parquet"), "--out", "m.json"], "no decisions file"),
+        (["fit", str(tmp_path / "none.parquet"), "--out", "m.json", "--hidden", "0"],
+         "--hidden '0'"),
+        (["calibration", str(tmp_path), "--bins", "1000"], "at most 100"),
+    ]:
+        done = subprocess.run(_value_command(*argv), capture_output=True, text=True,
+                              env=_env(), timeout=120)
+        assert done.returncode == 2, (argv, done.stderr)
+        assert words in done.stderr and "Traceback" not in done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1

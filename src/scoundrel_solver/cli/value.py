@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -30,7 +29,6 @@ from tqdm import tqdm
 import scoundrel_core as sc
 
 from .options import (
-    STOP_SIGNALS,
     FinishThenStop,
     Interrupted,
     Parser,
@@ -104,7 +102,7 @@ def _data(args: argparse.Namespace) -> int:
         bar.set_postfix(won=f"{wins[0] / wins[1]:.1%}", refresh=False)
         bar.update(1)
 
-    with FinishThenStop((signal.SIGINT, *STOP_SIGNALS)) as stop, bar:
+    with FinishThenStop() as stop, bar:  # SIGTERM and SIGHUP come as SIGINT
         written = record_games(args.seeds, variant, args.out, stop=lambda: stop.pressed,
                                progress=progress)
         if stop.pressed:
