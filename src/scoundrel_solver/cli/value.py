@@ -3,7 +3,7 @@
     scoundrel-value data --variant classic/strict --seeds 1000000:1001000 --out games.jsonl
     scoundrel-value parquet games.jsonl [more.jsonl ...] --out decisions.parquet
     scoundrel-value calibration decisions.parquet [--bins 10] [--model MODEL.json] [--json]
-    scoundrel-value fit decisions.parquet [...] --out MODEL.json [--hidden 32]
+    scoundrel-value fit decisions.parquet [...] --out MODEL.json [--hidden 16] [--alpha 10]
 
 ``data`` plays the fair agent on each seed and appends one line per game (every
 decision: what the player saw, every action's shown values, the outcome); a rerun
@@ -68,11 +68,12 @@ def _parser() -> argparse.ArgumentParser:
     f.add_argument("decisions", type=Path, nargs="+", help="Parquet files of `parquet` "
                    "(or JSON lines of `data`)")
     f.add_argument("--out", type=Path, required=True, help="the model file (JSON) to write")
-    f.add_argument("--hidden", default="32",
-                   help="hidden layer widths, comma-separated (default 32)")
+    f.add_argument("--hidden", default="16",
+                   help="hidden layer widths, comma-separated (default 16)")
     f.add_argument("--max-iter", type=positive_int, default=200,
                    help="training epochs at most (default 200, at most 10000)")
-    f.add_argument("--alpha", type=float, default=1e-4, help="L2 penalty (default 1e-4)")
+    f.add_argument("--alpha", type=float, default=10.0,
+                   help="L2 penalty, sklearn's (divided by the rows; default 10)")
     return p
 
 
