@@ -10,7 +10,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-__all__ = ["bound_main", "census_main", "eval_main", "play_main", "solve_main", "web_main"]
+__all__ = ["bound_main", "census_main", "eval_main", "play_main", "solve_main", "value_main", "web_main"]
 
 
 def _quiet_on_closed_pipe(main: Callable[[Sequence[str] | None], int]) -> int:
@@ -65,5 +65,12 @@ def web_main() -> int:
 def bound_main() -> int:
     """The ``scoundrel-bound`` console script."""
     from .bound import main
+
+    return _quiet_on_closed_pipe(main)
+
+
+def value_main() -> int:
+    """The ``scoundrel-value`` console script."""
+    from .value import main
 
     return _quiet_on_closed_pipe(main)

@@ -1,0 +1,202 @@
+"""The fair agent plays seeded deals and every decision becomes a row of training data.
+
+One game is one JSON line (:func:`play_recorded`), appended as soon as the game
+ends (:func:`record_games`): a run stopped at any moment loses at most the game
+in flight, and the same command resumes, skipping the seeds of that variant
+already in the file. :func:`to_parquet` flattens the games into one row per
+decision with the columns of :data:`DECISION_COLUMNS` (``data/README.md``
+documents them).
+
+The agent plays exactly as :class:`~..agent.FairAgent` does: at each decision
+it values every legal action (:meth:`~..agent.FairAgent.evaluate`) and plays
+the one :func:`~..agent.choice` picks, which is the action ``choose`` plays; the
+values recorded are the ones a player is shown (hints, ``--advise``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, Final
+
+import scoundrel_core as sc
+from scoundrel_core.info import InfoState, observe
+
+from ...errors import SolverError
+from ...runs.jsonl import LineAppender, read_json_lines
+from ..agent import FairAgent, choice
+from ..api import MAX_ACTIONS
+from .features import STATE_COLUMNS, UNSEEN_COLUMNS, phase, state_row
+
+__all__ = [
+    "DECISION_COLUMNS",
+    "FORMAT",
+    "MAX_GAMES",
+    "decision_rows",
+    "done_seeds",
+    "games_in",
+    "play_recorded",
+    "record_games",
+    "to_parquet",
+]
+
+FORMAT: Final = "scoundrel-value-games/1"
+"""The ``format`` of every game line: a reader refuses lines of another format."""
+MAX_GAMES: Final = 1_000_000
+"""The most games one run may be asked to play (about two weeks of one core)."""
+
+DECISION_COLUMNS: Final = (
+    "seed", "variant", "agent_version", "decision", *STATE_COLUMNS, "phase",
+    "action", "win_chance", "expected_score", "value", "exact", "samples",
+    "actions", "action_win_chances", "action_expected_scores", "action_exact",
+    "cpu_ms", "won", "score",
+)
+"""The columns of one decision in the Parquet file, in order."""
+
+
+def play_recorded(seed: int, variant: sc.Variant, agent: FairAgent,
+                  clock: Callable[[], float] = time.process_time) -> dict[str, Any]:
+    """Play the deal ``seed`` of ``variant`` with ``agent`` and return the game's line:
+    its outcome and, per decision, what the player saw and every action's values."""
+    s = sc.new_game(seed=seed, variant=variant.name, weapon_rule=variant.weapon_rule)
+    agent.reset(seed)
+    info = InfoState.initial(s)
+    decisions: list[dict[str, Any]] = []
+    start = clock()
+    while not s.is_over:
+        if len(decisions) >= MAX_ACTIONS:
+            raise SolverError(f"seed {seed} of {variant}: game not over after "
+                              f"{MAX_ACTIONS} actions")
+        t = clock()
+        values = agent.evaluate(info)
+        best = choice(info, values)
+        if best is None:
+            raise SolverError(f"no legal action in {info.to_text()}")
+        ms = 1000.0 * (clock() - t)
+        row = state_row(info)
+        row.update(
+            actions=[str(v.action) for v in values],
+            action_win_chances=[v.win_chance for v in values],
+            action_expected_scores=[v.expected_score for v in values],
+            action_values=[v.value for v in values],
+            action_exact=[v.exact for v in values],
+            samples=max((v.samples for v in values), default=0),
+            chosen=values.index(best),
+            cpu_ms=round(ms, 3),
+        )
+        decisions.append(row)
+        nxt = sc.apply(s, best.action)
+        info = observe(info, best.action, nxt)
+        s = nxt
+    score = s.score
+    assert score is not None
+    from ..version import agent_version
+
+    return {"format": FORMAT, "seed": seed, "variant": str(variant),
+            "agent_version": agent_version(), "won": s.won, "score": score,
+            "cpu_seconds": round(clock() - start, 4), "decisions": decisions}
+
+
+def games_in(path: str | Path) -> Iterator[dict[str, Any]]:
+    """The games of a JSON-lines file (a last line cut short by a stop is skipped);
+    a line of another format is an error naming the file and line."""
+    for number, game in read_json_lines(path):
+        if not isinstance(game, dict) or game.get("format") != FORMAT:
+            raise SolverError(f"{path}:{number}: not a game of {FORMAT}")
+        yield game
+
+
+def done_seeds(path: str | Path, variant: sc.Variant) -> set[int]:
+    """The seeds of ``variant`` already played in the file."""
+    return {int(g["seed"]) for g in games_in(path) if g["variant"] == str(variant)}
+
+
+def record_games(
+    seeds: Iterable[int], variant: sc.Variant, out: str | Path, *,
+    agent: FairAgent | None = None, stop: Callable[[], bool] = lambda: False,
+    progress: Callable[[dict[str, Any]], None] | None = None,
+) -> int:
+    """Play every seed not yet in ``out`` and append each game as it ends; ``stop()`` is
+    asked between games. Returns the number of games written."""
+    agent = agent or FairAgent()
+    done = done_seeds(out, variant)
+    written = 0
+    with LineAppender(out) as file:
+        import json
+
+        for seed in seeds:
+            if stop():
+                break
+            if seed in done:
+                continue
+            game = play_recorded(seed, variant, agent)
+            file.append(json.dumps(game, separators=(",", ":")))
+            written += 1
+            if progress is not None:
+                progress(game)
+    return written
+
+
+def decision_rows(game: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """One row per decision of a game line, with the columns of :data:`DECISION_COLUMNS`."""
+    for i, d in enumerate(game["decisions"]):
+        k = int(d["chosen"])
+        row = {"seed": game["seed"], "variant": game["variant"],
+               "agent_version": game["agent_version"], "decision": i}
+        row.update({c: d[c] for c in STATE_COLUMNS})
+        row.update(
+            phase=phase(int(d["unseen"])), action=d["actions"][k],
+            win_chance=d["action_win_chances"][k],
+            expected_score=d["action_expected_scores"][k], value=d["action_values"][k],
+            exact=d["action_exact"][k], samples=d["samples"], actions=d["actions"],
+            action_win_chances=d["action_win_chances"],
+            action_expected_scores=d["action_expected_scores"],
+            action_exact=d["action_exact"], cpu_ms=d["cpu_ms"], won=game["won"],
+            score=game["score"],
+        )
+        yield row
+
+
+def _schema() -> Any:
+    import pyarrow as pa
+
+    small = pa.int8()
+    types = {
+        "seed": pa.uint64(), "variant": pa.string(), "agent_version": pa.string(),
+        "decision": pa.int16(), "health": small, "weapon": small, "last_kill": small,
+        "potion_used": pa.bool_(), "resolved": small, "fled_last": pa.bool_(),
+        "can_flee": pa.bool_(), "room": pa.list_(pa.string()), "bottom": pa.list_(pa.string()),
+        "unseen": small, "cards_left": small, **dict.fromkeys(UNSEEN_COLUMNS, small),
+        "phase": pa.string(), "action": pa.string(), "win_chance": pa.float64(),
+        "expected_score": pa.float64(), "value": pa.float64(), "exact": pa.bool_(),
+        "samples": pa.int16(), "actions": pa.list_(pa.string()),
+        "action_win_chances": pa.list_(pa.float64()),
+        "action_expected_scores": pa.list_(pa.float64()), "action_exact": pa.list_(pa.bool_()),
+        "cpu_ms": pa.float64(), "won": pa.bool_(), "score": pa.int16(),
+    }
+    assert tuple(types) == DECISION_COLUMNS
+    return pa.schema(list(types.items()))
+
+
+def to_parquet(sources: Sequence[str | Path], out: str | Path,
+               stamp: dict[str, str] | None = None) -> tuple[int, int]:
+    """Write every decision of the games in ``sources`` (JSON-lines files) to one Parquet
+    file, games ordered by variant and seed (a game found twice is kept once); returns
+    (games, decisions)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from ...provenance import parquet_metadata
+
+    games: dict[tuple[str, int], dict[str, Any]] = {}
+    for src in sources:
+        for g in games_in(src):
+            games[(g["variant"], int(g["seed"]))] = g
+    rows = [r for key in sorted(games) for r in decision_rows(games[key])]
+    schema = _schema()
+    if stamp is not None:
+        schema = schema.with_metadata(parquet_metadata(stamp))
+    table = pa.Table.from_pylist(rows, schema=schema)
+    pq.write_table(table, out, compression="zstd")
+    return len(games), len(rows)
