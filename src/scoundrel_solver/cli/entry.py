@@ -10,7 +10,15 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-__all__ = ["bound_main", "census_main", "eval_main", "play_main", "solve_main", "value_main", "web_main"]
+__all__ = [
+    "bound_main",
+    "census_main",
+    "eval_main",
+    "play_main",
+    "solve_main",
+    "value_main",
+    "web_main",
+]
 
 
 def _quiet_on_closed_pipe(main: Callable[[Sequence[str] | None], int]) -> int:
