@@ -184,9 +184,9 @@ def settings_table() -> str:
     for variant, c in AGENT_CONFIGS.items():
         endgame = (f"{c.endgame_samples} sampled orders, from {c.endgame} unseen cards"
                    if c.endgame else "none")
+        shown = f"calibrated ({c.shown})" if c.shown else "the search's"
         rows.append(f"| {variant} | {c.win_bonus:g} | {c.deepen_at} unseen cards | "
-                    f"{c.node_budget:,} | {endgame} | {c.win_model} | "
-                    f"{'calibrated (' + c.shown + ')' if c.shown else 'the search' + chr(39) + 's'} |")
+                    f"{c.node_budget:,} | {endgame} | {c.win_model} | {shown} |")
     return "\n".join(rows)
 
 
