@@ -244,7 +244,11 @@ def test_summary_of_a_store_with_overwritten_pages_is_one_line(tmp_path: Path) -
     for argv in (["summary"], ["summary", "--json"]):
         done = _census(*argv, "--db", str(db))
         assert done.returncode == 2, done.stderr
-        assert f"census database '{db}' is damaged" in done.stderr, done.stderr
+        # random pages either break SQLite's reading (damaged) or leave rows it reads
+        # as garbage, which the row checks then refuse: one line naming the store either way
+        assert (f"census database '{db}' is damaged" in done.stderr
+                or (f"census database '{db}': the row of" in done.stderr
+                    and "changed by hand" in done.stderr)), done.stderr
         assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
 
 

@@ -8,15 +8,15 @@
 
 ``data`` plays the fair agent on each seed and appends one line per game (every
 decision: what the player saw, every action's shown values, the outcome); a rerun
-skips the seeds already in the file, and Ctrl-C or SIGTERM lets the game in
-flight finish first (a second stop loses it). ``parquet`` flattens games into one
-row per decision (``data/README.md`` documents the columns). ``calibration``
-prints how well the shown chances of winning match the games' outcomes (and a
-learned model's, given one). ``fit`` fits the learned value on training decisions
-(never of the evaluation seeds 0..9999; needs the ``train`` extra). ``shown`` fits
-the calibration of the chances shown to a player (the search's chance, recalibrated
-with the learned value beside it) on training decisions; ``calibration --shown``
-measures one on held-out decisions.
+skips the seeds already in the file. Ctrl-C lets the game in flight finish first (a
+second loses it); SIGTERM and SIGHUP stop at once, losing only the game in flight.
+``parquet`` flattens games into one row per decision (``data/README.md`` documents
+the columns). ``calibration`` prints how well the shown chances of winning match
+the games' outcomes (and a learned model's, given one). ``fit`` fits the learned
+value on training decisions (never of the evaluation seeds 0..9999; needs the
+``train`` extra). ``shown`` fits the calibration of the chances shown to a player
+(the search's chance, recalibrated with the learned value beside it) on training
+decisions; ``calibration --shown`` measures one on held-out decisions.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ def _stamp(provenance: Any) -> dict[str, str]:
 
 
 def _data(args: argparse.Namespace) -> int:
-    from ..fair.value.selfplay import MAX_GAMES, record_games
+    from ..fair.value.selfplay import MAX_GAMES, done_seeds, record_games
 
     if args.seeds is None:
         raise UsageError("data needs --seeds A:B")
@@ -117,9 +117,16 @@ def _data(args: argparse.Namespace) -> int:
         bar.set_postfix(won=f"{wins[0] / wins[1]:.1%}", refresh=False)
         bar.update(1)
 
-    with FinishThenStop() as stop, bar:  # SIGTERM and SIGHUP come as SIGINT
-        written = record_games(args.seeds, variant, args.out, stop=lambda: stop.pressed,
-                               progress=progress)
+    before = done_seeds(args.out, variant) if args.out.exists() else set()
+    with FinishThenStop() as stop, bar:
+        try:
+            written = record_games(args.seeds, variant, args.out, stop=lambda: stop.pressed,
+                                   progress=progress)
+        except KeyboardInterrupt:  # SIGTERM, SIGHUP or a second Ctrl-C: the game in flight
+            # is lost, every game before it was appended whole
+            written = len(done_seeds(args.out, variant) - before) if args.out.exists() else 0
+            raise Interrupted(f"{written} games appended to {args.out}; the same command "
+                              "resumes", after=f"{written} games") from None
         if stop.pressed:
             raise Interrupted(f"{written} games appended to {args.out}; the same command "
                               "resumes", after=f"{written} games")
