@@ -35,7 +35,7 @@ SHIPPED = shipped_shown("classic/strict")
 def _slow_chance(cal: ShownChance, p: float, learned: float, unseen: int, sampled: bool,
                  exact: bool) -> float:
     """The module docstring's formula, one row at a time in plain Python."""
-    if unseen == 0:
+    if unseen == 0 or exact:
         return p
 
     def logit(q: float) -> float:
@@ -108,6 +108,8 @@ def test_the_calibration_never_changes_a_move(seed: int, steps: int) -> None:
             b.value, b.expected_score, b.exact, b.samples)
         assert a.searched_win_chance == b.win_chance and b.search_win_chance is None
         assert (a.search_win_chance is None) == (not info.unseen)
+        if a.exact:
+            assert a.win_chance == a.searched_win_chance
     assert FairAgent().choose(info) == FairAgent(configs_with(shown=None)).choose(info)
 
 

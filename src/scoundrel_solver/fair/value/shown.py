@@ -19,9 +19,11 @@ Within one decision ``L``, ``u`` and ``s`` are shared by every action, so the ma
 is increasing in the search's chance as long as its slope in ``z`` (which depends
 on ``s`` and ``e`` only) is positive, which :class:`ShownChance` checks when it is
 built: the shown chances rank a
-decision's actions as the search's do, and the agent's choice (made on the
-search's numbers) never depends on them. With nothing unseen the values are
-exact (0 or 1) and shown as they are.
+decision's actions as the search's do (among actions alike in exactness),
+and the agent's choice (made on the search's numbers) never depends on them.
+An exact value (the search reached every end, or nothing is unseen) is the
+true chance under the agent's play and is shown as it is; the exact terms
+let the fit take those rows in without bending the map of the others.
 
 The file (``format`` :data:`FORMAT`) holds the coefficients per phase, the
 learned value model they read (whole, so that the file stands alone) and the
@@ -114,12 +116,13 @@ class ShownChance:
 
     def chances(self, chance: np.ndarray, learned: np.ndarray, unseen: np.ndarray,
                 sampled: np.ndarray, exact: np.ndarray) -> np.ndarray:
-        """The shown chances of rows (as :func:`terms` takes them); rows with nothing
-        unseen keep their chance."""
+        """The shown chances of rows (as :func:`terms` takes them); exact rows and rows
+        with nothing unseen keep their chance."""
         t = terms(chance, learned, unseen, sampled, exact)
         rows = self.coefficients[_phase_of(unseen)]
         out = 1.0 / (1.0 + np.exp(-np.einsum("ij,ij->i", t, rows)))
-        return np.where(np.asarray(unseen) > 0, out, np.asarray(chance, np.float64))
+        keep = (np.asarray(unseen) == 0) | (np.asarray(exact) != 0)
+        return np.where(keep, np.asarray(chance, np.float64), out)
 
     def values(self, info: InfoState, values: Sequence[ActionValue]) -> list[ActionValue]:
         """One decision's rows with ``win_chance`` the shown chance and the search's kept as
