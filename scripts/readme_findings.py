@@ -179,13 +179,14 @@ def settings_table() -> str:
     """The fair agent's settings per variant, from ``scoundrel_solver.fair.AGENT_CONFIGS``."""
     from scoundrel_solver.fair.config import AGENT_CONFIGS
 
-    rows = ["| variant | win bonus | deepens at or below | node budget | endgame | win model |",
-            "|---|---:|---|---:|---|---|"]
+    rows = ["| variant | win bonus | deepens at or below | node budget | endgame | win model "
+            "| shown chance |", "|---|---:|---|---:|---|---|---|"]
     for variant, c in AGENT_CONFIGS.items():
         endgame = (f"{c.endgame_samples} sampled orders, from {c.endgame} unseen cards"
                    if c.endgame else "none")
+        shown = f"calibrated ({c.shown})" if c.shown else "the search's"
         rows.append(f"| {variant} | {c.win_bonus:g} | {c.deepen_at} unseen cards | "
-                    f"{c.node_budget:,} | {endgame} | {c.win_model} |")
+                    f"{c.node_budget:,} | {endgame} | {c.win_model} | {shown} |")
     return "\n".join(rows)
 
 

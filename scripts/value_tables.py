@@ -8,7 +8,11 @@ Between ``<!-- calibration-table: start -->`` and ``<!-- calibration-table: end 
 chances of the held-out games against their outcomes). Between ``<!-- model-table:
 start -->`` and ``<!-- model-table: end -->``: the same with ``--model
 data/value-model.json`` (the learned value on the same decisions), and the model's
-record of its fit. ``tests/test_value_tables.py`` fails when a block differs from
+record of its fit. Between ``<!-- shown-table: start -->`` and ``<!-- shown-table:
+end -->``: the same with ``--shown`` and the shipped calibration (the chances a player
+is shown on the same decisions). The README's line on the shown chance, between
+``<!-- calibration-line: start -->`` and ``<!-- calibration-line: end -->``, comes
+from the same figures. ``tests/test_value_tables.py`` fails when a block differs from
 what this script writes.
 """
 
@@ -22,8 +26,10 @@ from scoundrel_solver.fair.value.calibration import calibration_report, format_r
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "value.md"
+README = ROOT / "README.md"
 EVAL = ROOT / "data" / "value-decisions-eval.parquet"
 MODEL = ROOT / "data" / "value-model.json"
+SHOWN = ROOT / "src" / "scoundrel_solver" / "fair" / "value" / "shown-classic-strict.json"
 
 
 def blocks() -> dict[str, str]:
@@ -47,6 +53,29 @@ def blocks() -> dict[str, str]:
             "`scoundrel-value calibration data/value-decisions-eval.parquet --model "
             "data/value-model.json` prints it (\"shown\": today's numbers; \"learned\": "
             "the model's):", "", format_report(both)])
+    if SHOWN.exists():
+        cal = calibration_report(EVAL, bins=10, shown=SHOWN)
+        cal["file"] = shown["file"]
+        from scoundrel_solver.fair.value.shown import load_shown
+
+        fit = load_shown(SHOWN).fit
+        name = str(SHOWN.relative_to(ROOT))
+        out["shown-table"] = "\n".join([
+            f"The calibration shipped as `{name}`, fitted by `{fit.get('command', '?')}` on "
+            f"{fit['decisions']:,} decisions of {fit['games']:,} games (seeds {fit['seeds']}, "
+            f"commit {fit.get('commit', '?')}), on the held-out decisions, as "
+            "`scoundrel-value calibration data/value-decisions-eval.parquet --shown "
+            f"{name}` prints it (\"search\": the search's chances; \"shown\": what a "
+            "player now reads):", "", format_report(cal)])
+        shown_lines, search_lines = cal["calibrated"]["lines"], cal["shown"]
+        out["calibration-line"] = (
+            "- **the chance of winning shown** (classic/strict) is calibrated: an expected "
+            f"calibration error of {shown_lines['all']['ece']:.1f} points over "
+            f"{shown_lines['all']['rows']:,} decisions of {cal['games']:,} held-out games "
+            f"(by phase {shown_lines['open']['ece']:.1f} / {shown_lines['middle']['ece']:.1f}"
+            f" / {shown_lines['end']['ece']:.1f}: more than 30 unseen cards, 13-30, 12 or "
+            f"fewer), against {search_lines['all']['ece']:.1f} for the search's own chance "
+            "([docs/value.md](docs/value.md), `python scripts/value_tables.py`).")
     return out
 
 
@@ -61,16 +90,23 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--check", action="store_true")
     args = p.parse_args(argv)
-    text = PAGE.read_text()
-    new = text
-    for name, body in blocks().items():
-        new = rewrite(new, name, body)
-    if args.check:
+    stale = []
+    made = blocks()
+    for page, names in ((PAGE, ["calibration-table", "model-table", "shown-table"]),
+                        (README, ["calibration-line"])):
+        text = page.read_text()
+        new = text
+        for name in names:
+            if name in made:
+                new = rewrite(new, name, made[name])
         if new != text:
-            print(f"{PAGE} is stale: run python scripts/value_tables.py", file=sys.stderr)
-            return 1
-        return 0
-    PAGE.write_text(new)
+            stale.append(page)
+            if not args.check:
+                page.write_text(new)
+    if args.check and stale:
+        print(f"{', '.join(map(str, stale))} stale: run python scripts/value_tables.py",
+              file=sys.stderr)
+        return 1
     return 0
 
 

@@ -13,7 +13,7 @@ import scoundrel_core as sc
 from naive.brute import brute_force
 from scoundrel_solver.coach import Deal, Game
 from scoundrel_solver.coach.hindsight import TurningPoint, turning_point, turning_point_slow
-from scoundrel_solver.coach.labels import NOISE, judge, label, standard_error
+from scoundrel_solver.coach.labels import NOISE, judge, judge_rows, label, standard_error
 from scoundrel_solver.coach.puzzles import MARGIN, answer_label, daily_puzzle, order_wins
 from scoundrel_solver.coach.review import KEY_MOMENTS, review
 from scoundrel_solver.play.render import Palette, render_review
@@ -167,3 +167,18 @@ def test_the_daily_puzzle_is_clear_checked_and_shows_only_what_a_player_sees() -
     unseen = listed[:len(p.info.unseen)]
     assert set(unseen) == set(p.info.unseen) and unseen == sorted(unseen, key=lambda c: c.id)
     assert daily_puzzle("2026-12-02", seeds) == p  # one puzzle a day
+
+
+def test_rows_are_judged_on_the_shown_drop_beyond_the_noise_of_the_shares() -> None:
+    def row(shown: float, share: float, samples: int) -> dict[str, float | int]:
+        return {"win_chance": shown, "search_win_chance": share, "samples": samples}
+
+    # one order of eight apart: noise, however far apart the calibrated chances
+    assert judge_rows(row(0.5, 1 / 8, 8), row(0.2, 0.0, 8)) is None
+    # every order against none: beyond the noise; the label is the shown drop's
+    assert judge_rows(row(0.9, 1.0, 8), row(0.3, 0.0, 8)) == "blunder"
+    assert judge_rows(row(0.9, 1.0, 8), row(0.86, 0.0, 8)) == label(0.04)
+    # search values carry no sampling noise; rows of old files lack the search's chance
+    assert judge_rows(row(0.6, 0.3, 0), row(0.3, 0.1, 0)) == "blunder"
+    assert judge_rows({"win_chance": 0.6, "samples": 0}, {"win_chance": 0.3, "samples": 0}) == (
+        "blunder")

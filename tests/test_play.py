@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 import scoundrel_core as sc
 from scoundrel_core import InfoState
 from scoundrel_solver.coach.game import Game, room_numbers
-from scoundrel_solver.coach.hints import Hints
-from scoundrel_solver.coach.labels import LIVE, judge
+from scoundrel_solver.coach.hints import Hints, hint_rows
+from scoundrel_solver.coach.labels import LIVE, judge_rows
 from scoundrel_solver.coach.review import TOP_DECISIONS, review
 from scoundrel_solver.fair.agent import FairAgent, choice_key
 from scoundrel_solver.fair.api import play_fair
@@ -208,8 +208,7 @@ def test_review_labels_the_players_decisions_by_the_drop_in_the_chance_of_winnin
         assert d.choice == choice
         if max(wins) - min(wins) >= LIVE:
             assert d.drop == max(0.0, rows[choice].win_chance - rows[d.played].win_chance)
-            assert d.label == judge(rows[choice].win_chance, rows[choice].samples,
-                                    rows[d.played].win_chance, rows[d.played].samples)
+            assert d.label == judge_rows(*hint_rows([rows[choice], rows[d.played]]))
         else:
             assert d.drop is None and d.label is None
         assert d.row(d.played)["expected_score"] == rows[d.played].expected_score

@@ -115,7 +115,7 @@ def test_a_recorded_game_is_the_agents_game() -> None:
     first = g["decisions"][0]
     values = FairAgent().evaluate(InfoState.initial(sc.new_game(seed=1_000_003)))
     assert first["actions"] == [str(v.action) for v in values]
-    assert first["action_win_chances"] == [v.win_chance for v in values]
+    assert first["action_win_chances"] == [v.searched_win_chance for v in values]
     assert first["unseen"] == 40 and first["cards_left"] == 40
     # the endgame's values are sampled orders, and say so
     assert any(d["samples"] == 8 for d in g["decisions"] if 0 < d["unseen"] <= 24)

@@ -4,6 +4,7 @@
     scoundrel-value parquet games.jsonl [more.jsonl ...] --out decisions.parquet
     scoundrel-value calibration decisions.parquet [--bins 10] [--model MODEL.json] [--json]
     scoundrel-value fit decisions.parquet [...] --out MODEL.json [--hidden 16] [--alpha 10]
+    scoundrel-value shown decisions.parquet [...] --model MODEL.json --out SHOWN.json [--c 1]
 
 ``data`` plays the fair agent on each seed and appends one line per game (every
 decision: what the player saw, every action's shown values, the outcome); a rerun
@@ -13,7 +14,9 @@ second loses it); SIGTERM and SIGHUP stop at once, losing only the game in fligh
 the columns). ``calibration`` prints how well the shown chances of winning match
 the games' outcomes (and a learned model's, given one). ``fit`` fits the learned
 value on training decisions (never of the evaluation seeds 0..9999; needs the
-``train`` extra).
+``train`` extra). ``shown`` fits the calibration of the chances shown to a player
+(the search's chance, recalibrated with the learned value beside it) on training
+decisions; ``calibration --shown`` measures one on held-out decisions.
 """
 
 from __future__ import annotations
@@ -64,6 +67,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="equal-width bins of the chance (default 10, at most 100)")
     c.add_argument("--model", type=Path, default=None,
                    help="also a learned value model (JSON) on the same decisions")
+    c.add_argument("--shown", type=Path, default=None,
+                   help="also the chances a calibration file (of `shown`) shows for them")
     c.add_argument("--json", action="store_true", help="print JSON instead of a table")
     f = sub.add_parser("fit", help="fit the learned value on training decisions")
     f.add_argument("decisions", type=Path, nargs="+", help="Parquet files of `parquet` "
@@ -75,6 +80,14 @@ def _parser() -> argparse.ArgumentParser:
                    help="training epochs at most (default 200, at most 10000)")
     f.add_argument("--alpha", type=float, default=10.0,
                    help="L2 penalty, sklearn's (divided by the rows; default 10)")
+    w = sub.add_parser("shown", help="fit the calibration of the shown chance")
+    w.add_argument("decisions", type=Path, nargs="+", help="Parquet files of `parquet` "
+                   "(or JSON lines of `data`)")
+    w.add_argument("--model", type=Path, required=True,
+                   help="the learned value model (JSON) the calibration reads")
+    w.add_argument("--out", type=Path, required=True, help="the calibration file to write")
+    w.add_argument("--c", type=float, default=1.0,
+                   help="inverse L2 penalty, sklearn's C (default 1)")
     return p
 
 
@@ -140,7 +153,11 @@ def _calibration(args: argparse.Namespace) -> int:
         raise UsageError(f"--bins {args.bins}: at most {MAX_BINS}")
     if not args.decisions.is_file():
         raise UsageError(f"no decisions file {str(args.decisions)!r}")
-    report = calibration_report(args.decisions, bins=args.bins, model=args.model)
+    for opt, path in (("--model", args.model), ("--shown", args.shown)):
+        if path is not None and not path.is_file():
+            raise UsageError(f"{opt}: no file {str(path)!r}")
+    report = calibration_report(args.decisions, bins=args.bins, model=args.model,
+                                shown=args.shown)
     print(json.dumps(report, indent=1) if args.json else format_report(report))
     return 0
 
@@ -176,10 +193,32 @@ def _fit(args: argparse.Namespace) -> int:
     return 0
 
 
+def _shown(args: argparse.Namespace) -> int:
+    from ..fair.value.model import load_model
+    from ..provenance import provenance
+
+    for path in [*args.decisions, args.model]:
+        if not path.is_file():
+            raise UsageError(f"no file {str(path)!r}")
+    try:
+        from ..fair.value.shown_fit import MAX_C, fit_shown_file
+    except ImportError as err:
+        raise UsageError(f"shown needs the train extra (pip install scoundrel-solver[train]): "
+                         f"{err}") from None
+    if not 0 < args.c <= MAX_C:
+        raise UsageError(f"--c {args.c}: above 0, at most {MAX_C:g}")
+    shown = fit_shown_file(args.decisions, load_model(args.model), c=args.c,
+                           stamp=_stamp(provenance))
+    shown.save(args.out)
+    print(f"calibration of {shown.fit['decisions']:,} decisions ({shown.fit['games']:,} games) "
+          f"written to {args.out}")
+    return 0
+
+
 def _main(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     run = {"data": _data, "parquet": _parquet, "calibration": _calibration,
-           "fit": _fit}[args.command]
+           "fit": _fit, "shown": _shown}[args.command]
     return run(args)
 
 

@@ -67,20 +67,27 @@ class HintRow(TypedDict):
     """
     action: str
     win_chance: float
-    """0..1, under the agent's own play from here on."""
+    """0..1, under the agent's own play from here on: the chance shown (calibrated where
+    the variant's is, :mod:`scoundrel_solver.fair.value.shown`)."""
+    search_win_chance: float
+    """The search's own chance (the share of the sampled orders won, in the endgame): what
+    the noise of a label is measured on."""
     expected_score: float
     value: float
     """The agent's utility (what it maximises): the expected score plus a win bonus."""
     exact: bool
     samples: int
     """0: the agent's search. n: the endgame, where the agent samples n dungeon orders and
-    solves each as if it were known (optimistic); it then plays the action that wins
-    most of them, then the best mean score, rather than the best ``value``."""
+    solves each as if it were known (optimistic: ``search_win_chance`` is the share won,
+    ``win_chance`` the calibrated chance where the variant has one); it then plays the
+    action that wins most of them, then the best mean score, rather than the best
+    ``value``."""
 
 
 def hint_rows(values: Sequence[ActionValue]) -> list[HintRow]:
     """Rows for the fair agent's values, in the same order (that of the legal actions)."""
     return [HintRow(action=str(v.action), win_chance=v.win_chance,
+                    search_win_chance=v.searched_win_chance,
                     expected_score=v.expected_score, value=v.value, exact=v.exact,
                     samples=v.samples)
             for v in values]

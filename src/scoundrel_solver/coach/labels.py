@@ -33,8 +33,8 @@ values (not samples) carry no sampling noise.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
 
 __all__ = [
     "ACCURACY_SCALE",
@@ -48,6 +48,7 @@ __all__ = [
     "drop",
     "game_accuracy",
     "judge",
+    "judge_rows",
     "label",
     "standard_error",
 ]
@@ -122,6 +123,21 @@ def judge(choice: float, choice_samples: int, played: float, played_samples: int
                         standard_error(played, played_samples)):
         return None
     return label(lost)
+
+
+def judge_rows(choice: Mapping[str, Any], played: Mapping[str, Any]) -> str | None:
+    """:func:`judge` of two hint rows (the agent's choice, the action played): the label of
+    the drop in the chances shown, given only where the drop in the search's own chances
+    (the shares of sampled orders won, whose noise :func:`standard_error` measures) is
+    beyond the noise. Rows without ``search_win_chance`` are the search's chances."""
+    def search(row: Mapping[str, Any]) -> float:
+        return float(row.get("search_win_chance", row["win_chance"]))
+
+    if not beyond_noise(max(0.0, search(choice) - search(played)),
+                        standard_error(search(choice), choice["samples"]),
+                        standard_error(search(played), played["samples"])):
+        return None
+    return label(max(0.0, float(choice["win_chance"]) - float(played["win_chance"])))
 
 
 def decision_accuracy(drop: float) -> float:

@@ -35,7 +35,7 @@ from ..fair.pimc import sample_orders, world
 from .deal import Deal
 from .game import Game
 from .hints import HintRow, hint_agent, hint_rows
-from .labels import judge
+from .labels import judge_rows
 
 __all__ = ["MARGIN", "MAX_CHECKS", "MAX_DEALS", "MAX_NODES", "SAMPLES", "DailyPuzzle",
            "answer_label", "daily_puzzle", "order_wins"]
@@ -85,7 +85,7 @@ def answer_label(rows: Sequence[HintRow], best: str, answer: str) -> str | None:
     the chances, within the noise of the samples)."""
     mine = next(r for r in rows if r["action"] == answer)
     top = next(r for r in rows if r["action"] == best)
-    return judge(top["win_chance"], top["samples"], mine["win_chance"], mine["samples"])
+    return judge_rows(top, mine)
 
 
 def order_wins(info: InfoState, actions: Sequence[Action], samples: int = SAMPLES,
@@ -113,7 +113,7 @@ def _clear(values: Sequence[ActionValue], best: ActionValue) -> float | None:
     for r in rows:
         if r["action"] == top["action"]:
             continue
-        if judge(top["win_chance"], top["samples"], r["win_chance"], r["samples"]) != "blunder":
+        if judge_rows(top, r) != "blunder":
             return None
         gaps.append(top["win_chance"] - r["win_chance"])
     return min(gaps) if gaps else None

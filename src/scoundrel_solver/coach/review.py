@@ -43,7 +43,7 @@ from ..fair.api import FairGame, play_fair
 from .game import Game, starts_room
 from .hindsight import UNKNOWN, TurningPoint, turning_point
 from .hints import HintRow, best_row, hint_agent, hint_rows
-from .labels import drop, game_accuracy, judge
+from .labels import drop, game_accuracy, judge_rows
 
 __all__ = ["FAIR_CACHE", "KEY_MOMENTS", "LABELS", "MAX_DECISIONS", "TOP_DECISIONS",
            "Decision", "Review", "ReviewStopped", "ReviewTooLong", "check_reviewable",
@@ -113,7 +113,7 @@ class Decision:
         if self.drop is None:
             return None
         mine, best = self.row(self.played), self.row(self.choice)
-        return judge(best["win_chance"], best["samples"], mine["win_chance"], mine["samples"])
+        return judge_rows(best, mine)
 
     def row(self, a: Action) -> HintRow:
         """The row of the legal action ``a``."""

@@ -61,6 +61,12 @@ class ActionValue:
     the best mean score (:func:`choice_key`), not the best ``value``. ``exact``
     then says that the order is known (at most one unseen card) and every solve
     finished.
+
+    Where the agent's config names a calibration (:attr:`AgentConfig.shown`),
+    ``win_chance`` is the chance shown to a player, calibrated on the agent's own
+    games (:mod:`.value.shown`), and ``search_win_chance`` the search's (or the
+    orders') own; otherwise ``search_win_chance`` is None and ``win_chance`` is the
+    search's. ``value`` and the choice always rest on the search's numbers.
     """
 
     action: Action
@@ -69,6 +75,12 @@ class ActionValue:
     expected_score: float
     exact: bool
     samples: int = 0
+    search_win_chance: float | None = None
+
+    @property
+    def searched_win_chance(self) -> float:
+        """The search's chance of winning (the share of orders won, when sampled)."""
+        return self.win_chance if self.search_win_chance is None else self.search_win_chance
 
 
 def _action_value(action: Action, value: float, win: float, exact: bool,
@@ -172,7 +184,7 @@ def choice_key(v: ActionValue) -> tuple[float, float, int]:
     True
     """
     if v.samples:
-        return (v.win_chance, v.expected_score, -int(v.action))
+        return (v.searched_win_chance, v.expected_score, -int(v.action))
     return (v.value, 0.0, -int(v.action))
 
 
@@ -337,7 +349,20 @@ class FairAgent:
 
         With nothing unseen the position is one of perfect information: every
         action is valued exactly by the exact solver (``known_values``). In the
-        endgame (:meth:`in_endgame`) the values are PIMC's (``sampled_values``)."""
+        endgame (:meth:`in_endgame`) the values are PIMC's (``sampled_values``).
+        The win chances are then calibrated where the config names a calibration
+        (:attr:`AgentConfig.shown`; the search's stay in ``search_win_chance``)."""
+        vals = self.search_values(info)
+        name = self.config_for(info).shown
+        if name is None:
+            return vals
+        from .value.shown import shipped_shown  # imported here: read on first use
+
+        return shipped_shown(name).values(info, vals)
+
+    def search_values(self, info: InfoState) -> list[ActionValue]:
+        """Every legal action's values as the search (or the sampled orders) gives them,
+        before any calibration of the shown chance: what :meth:`evaluate` calibrates."""
         if not info.unseen:
             return self.known_values(info)
         if self.in_endgame(info):
@@ -382,7 +407,7 @@ class FairAgent:
         (the action of ``max(sampled_values(info), key=choice_key)``, for less)."""
         if self.in_endgame(info):
             return self._pimc_agent(info).choose(info)
-        vals = self.evaluate(info)
+        vals = self.search_values(info)  # the choice rests on the search's numbers
         best = choice(info, vals)
         if best is None:
             raise ValueError(f"no legal action in {info.to_text()}")

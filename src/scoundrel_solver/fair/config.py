@@ -26,6 +26,8 @@ Why each row holds what it holds (the measurements are in docs/fair.md):
 - ``hard`` never flees: a search without flee branches is cheaper, so it gets
   a larger budget and deepens from 40 unseen cards; sampled orders did not
   help it.
+- ``classic/strict`` shows calibrated win chances (``shown``): its agent's games
+  were recorded to fit the calibration; the other variants show the search's.
 - ``easy`` flees at will: its games are long and won anyway, so a small
   budget keeps them quick.
 """
@@ -42,6 +44,10 @@ from scoundrel_core.variants import FLEE_RULES, WEAPON_RULES, Variant, get_varia
 
 from ..errors import SolverError
 from .samples import check_samples
+
+SHOWN: Final = ("classic/strict",)
+"""The variants whose shown win chances are calibrated: a calibration fitted on the
+agent's games of that variant ships for each (``fair/value/shown-*.json``)."""
 
 __all__ = [
     "AGENT_CONFIGS",
@@ -109,7 +115,10 @@ class AgentConfig:
     - ``win_model``: the leaf's win model: the name of a model shipped in
       ``leaf_model.json``, its coefficients in ``leaf.FEATURES`` order, or None
       (no model: the chance of winning is then a flat 0.5 and only the score
-      ranks leaves).
+      ranks leaves);
+    - ``shown``: the calibration of the win chance shown for each action, the name of
+      one shipped with the package (:data:`.value.shown.SHIPPED`), or None (the
+      search's chance as it is). It changes the numbers a player reads, never a move.
     """
 
     node_budget: int
@@ -120,6 +129,7 @@ class AgentConfig:
     max_depth: int = EXACT_DEPTH
     leaf: LeafWeights = field(default_factory=LeafWeights)
     win_model: str | tuple[float, ...] | None = "classic/strict"
+    shown: str | None = None
 
     def __post_init__(self) -> None:
         _check_int("node_budget", self.node_budget, 1, MAX_NODE_BUDGET)
@@ -136,6 +146,9 @@ class AgentConfig:
         if not (model is None or isinstance(model, (str, tuple))):
             raise SolverError(f"win_model {model!r:.40} must be a model name, "
                               "coefficients or None")
+        if self.shown is not None and self.shown not in SHOWN:
+            raise SolverError(f"shown {self.shown!r:.40} must be None or a shipped "
+                              f"calibration: {', '.join(SHOWN)}")
 
 
 def _table() -> dict[Variant, AgentConfig]:
@@ -144,7 +157,12 @@ def _table() -> dict[Variant, AgentConfig]:
     easy = AgentConfig(node_budget=50_000, deepen_at=24, win_bonus=100.0)
     by_flee = {"classic": classic, "hard": hard, "easy": easy}
     assert set(by_flee) == set(FLEE_RULES)
-    return {Variant(flee, rule): by_flee[flee] for flee in FLEE_RULES for rule in WEAPON_RULES}
+    table = {Variant(flee, rule): by_flee[flee] for flee in FLEE_RULES for rule in WEAPON_RULES}
+    # the shown chances are calibrated where the agent's games were recorded to fit them
+    for name in SHOWN:
+        v = get_variant(name)
+        table[v] = replace(table[v], shown=name)
+    return table
 
 
 AGENT_CONFIGS: Final[Mapping[Variant, AgentConfig]] = MappingProxyType(_table())

@@ -180,8 +180,8 @@ def _decision_lines(d: Decision) -> list[str]:
     played, agent = d.row(d.played), d.row(d.choice)
     how = "exact" if d.exact else "estimated"
     if played["samples"] and agent["samples"]:  # the endgame: shares of sampled orders won
-        how = (f"won in {round(played['win_chance'] * played['samples'])} and "
-               f"{round(agent['win_chance'] * agent['samples'])} of {agent['samples']} "
+        how = (f"won in {round(played['search_win_chance'] * played['samples'])} and "
+               f"{round(agent['search_win_chance'] * agent['samples'])} of {agent['samples']} "
                "sampled orders")
     return [f"    {where}",
             f"        played {d.played!s:<6} win {100 * played['win_chance']:5.1f}%  "

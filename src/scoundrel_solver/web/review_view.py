@@ -28,7 +28,7 @@ def _how(row: dict[str, Any]) -> str:
     if row["exact"]:
         return "exact"
     if row["samples"]:
-        won = round(row["win_chance"] * row["samples"])
+        won = round(row.get("search_win_chance", row["win_chance"]) * row["samples"])
         return f"won in {won} of {row['samples']} sampled orders"
     return "estimated"
 

@@ -120,10 +120,11 @@ def _lines(p: np.ndarray, y: np.ndarray, cols: dict[str, np.ndarray], bins: int
     return out
 
 
-def calibration_report(path: str | Path, bins: int = 10, model: str | Path | None = None
-                       ) -> dict[str, Any]:
-    """The calibration of the shown chances in a decisions file (and of a learned value
-    model's chances on the same decisions, given its JSON file)."""
+def calibration_report(path: str | Path, bins: int = 10, model: str | Path | None = None,
+                       shown: str | Path | None = None) -> dict[str, Any]:
+    """The calibration of the search's chances in a decisions file (and of a learned value
+    model's chances on the same decisions, given its JSON file, and of the chances a
+    calibration file of :mod:`.shown` shows for them)."""
     if not 1 <= bins <= MAX_BINS:
         raise SolverError(f"bins {bins} must be 1..{MAX_BINS}")
     path = Path(path)
@@ -144,6 +145,16 @@ def calibration_report(path: str | Path, bins: int = 10, model: str | Path | Non
         m = load_model(model)
         x = np.stack([features_of_row(r, r["variant"]) for r in cols["rows"]])
         report["model"] = {"file": str(model), **{"lines": _lines(m.win(x), y, cols, bins)}}
+    if shown is not None:
+        from .features import features_of_row
+        from .shown import load_shown
+
+        cal = load_shown(shown)
+        x = np.stack([features_of_row(r, r["variant"]) for r in cols["rows"]])
+        unseen = np.array([r["unseen"] for r in cols["rows"]], np.int64)
+        p = cal.chances(cols["p"], cal.model.win(x), unseen, cols["sampled"].astype(float),
+                        cols["exact"].astype(float))
+        report["calibrated"] = {"file": str(shown), "lines": _lines(p, y, cols, bins)}
     return report
 
 
@@ -165,7 +176,9 @@ def format_report(report: dict[str, Any]) -> str:
     head = (f"{report['file']}: {report['games']:,} games of "
             f"{', '.join(report['variants'])}, seeds {report['seeds'][0]}-{report['seeds'][1]}, "
             f"{report['bins']} equal-width bins")
-    lines: Sequence[str] = _table("shown", report["shown"])
+    lines: Sequence[str] = _table("search", report["shown"])
     if "model" in report:
         lines = [*lines, *_table("learned", report["model"]["lines"], header=False)]
+    if "calibrated" in report:
+        lines = [*lines, *_table("shown", report["calibrated"]["lines"], header=False)]
     return "\n".join([head, "", *lines])

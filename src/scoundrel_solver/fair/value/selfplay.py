@@ -9,8 +9,9 @@ documents them).
 
 The agent plays exactly as :class:`~..agent.FairAgent` does: at each decision
 it values every legal action (:meth:`~..agent.FairAgent.evaluate`) and plays
-the one :func:`~..agent.choice` picks, which is the action ``choose`` plays; the
-values recorded are the ones a player is shown (hints, ``--advise``).
+the one :func:`~..agent.choice` picks, which is the action ``choose`` plays. The
+win chances recorded are the search's (``search_win_chance`` where the variant's
+shown chances are calibrated, :mod:`.shown`): the calibration is fitted on them.
 """
 
 from __future__ import annotations
@@ -77,7 +78,8 @@ def play_recorded(seed: int, variant: sc.Variant, agent: FairAgent,
         row = state_row(info)
         row.update(
             actions=[str(v.action) for v in values],
-            action_win_chances=[v.win_chance for v in values],
+            # the search's chances: the calibration of the shown ones is fitted on them
+            action_win_chances=[v.searched_win_chance for v in values],
             action_expected_scores=[v.expected_score for v in values],
             action_values=[v.value for v in values],
             action_exact=[v.exact for v in values],

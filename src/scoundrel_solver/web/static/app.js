@@ -86,10 +86,15 @@
     }
     var sampled = data.actions.filter(function (row) { return row.samples; });
     if (sampled.length) {
+      // where the shown chance is calibrated it differs from the share of orders won
+      var calibrated = sampled.some(function (row) {
+        return row.search_win_chance !== row.win_chance;
+      });
       body.appendChild(el("p", "sampled-note", "Endgame: the agent deals " +
         sampled[0].samples + " orders of the unseen cards and solves each as if it " +
-        "were known, so these chances are optimistic; it plays the move that wins " +
-        "the most orders."));
+        "were known (optimistic: a player cannot see the order); it plays the move " +
+        "that wins the most orders." + (calibrated ? " The chance shown is calibrated " +
+        "on the agent's own games." : "")));
     }
     var table = el("table", "hints");
     var head = el("tr");
@@ -121,7 +126,7 @@
         row.expected_score === null ? "n/a" : row.expected_score.toFixed(2)));
       // in the endgame the agent samples dungeon orders and solves each as if known
       var note = row.exact ? "exact" : (row.samples ? "won in " +
-        Math.round(row.win_chance * row.samples) + " of " + row.samples +
+        Math.round(row.search_win_chance * row.samples) + " of " + row.samples +
         " sampled orders" : "estimated");
       if (row.action === data.best) note += " · agent's choice";
       tr.appendChild(el("td", null, note));

@@ -1,0 +1,104 @@
+"""Fitting the shown chance's calibration with scikit-learn (the ``train`` extra).
+
+Every decision of the training games is one example: the search's chance of the
+action the agent played, the learned chance of the position, the unseen cards,
+whether the values were sampled or exact, and whether the game was won. A
+logistic regression per phase (:data:`.shown.TERMS`, an L2 penalty ``C`` as
+scikit-learn names it) maps them to the chance shown (:class:`.shown.ShownChance`).
+
+The learned value should come from other games than the calibration's where
+possible: a model fitted on the same games is a little overconfident there, and
+the map learns to trust it a little too much. The evaluation seeds 0..9999 are
+refused here too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+
+from ...errors import SolverError
+from .features import features_of_row
+from .model import ValueModel
+from .shown import PHASES, ShownChance, terms
+from .train import EVAL_SEEDS, MAX_EXAMPLES
+
+__all__ = ["MAX_C", "decision_arrays", "fit_shown", "fit_shown_file"]
+
+MAX_C: Final = 1e6
+"""The weakest penalty a fit may ask for (scikit-learn's ``C``, its inverse)."""
+
+
+def decision_arrays(paths: Sequence[str | Path], model: ValueModel,
+                    max_rows: int = MAX_EXAMPLES) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The map's inputs and the outcome of every decision in ``paths`` (Parquet files of
+    decisions or games files), and what the rows are; evaluation seeds are refused."""
+    rows: list[dict[str, Any]] = []
+    for path in map(Path, paths):
+        if path.suffix == ".parquet":
+            import pyarrow.parquet as pq
+
+            rows += pq.read_table(path).to_pylist()
+        else:
+            from .selfplay import decision_rows, games_in
+
+            rows += [r for g in games_in(path) for r in decision_rows(g)]
+        if len(rows) > max_rows:
+            raise SolverError(f"more than {max_rows:,} decisions in {', '.join(map(str, paths))}")
+    if not rows:
+        raise SolverError(f"no decisions in {', '.join(map(str, paths))}")
+    seeds = sorted({int(r["seed"]) for r in rows})
+    bad = [s for s in seeds if s in EVAL_SEEDS]
+    if bad:
+        raise SolverError(f"seed {bad[0]} is an evaluation seed ({EVAL_SEEDS.start}.."
+                          f"{EVAL_SEEDS.stop - 1}): never fit on those")
+    x = np.stack([features_of_row(r, r["variant"]) for r in rows])
+    arrays = {
+        "chance": np.array([r["win_chance"] for r in rows], np.float64),
+        "learned": model.win(x),
+        "unseen": np.array([r["unseen"] for r in rows], np.int64),
+        "sampled": np.array([r["samples"] > 0 for r in rows], np.float64),
+        "exact": np.array([r["exact"] for r in rows], np.float64),
+        "won": np.array([bool(r["won"]) for r in rows], np.float64),
+    }
+    what = {"files": [str(p) for p in paths], "decisions": len(rows),
+            "games": len({(r["variant"], int(r["seed"])) for r in rows}),
+            "seeds": f"{seeds[0]}-{seeds[-1]}", "variants": sorted({r["variant"] for r in rows})}
+    return arrays, what
+
+
+def fit_shown(arrays: dict[str, np.ndarray], model: ValueModel, *, c: float = 1.0,
+              fit: dict[str, Any] | None = None) -> ShownChance:
+    """One logistic regression per phase on the arrays of :func:`decision_arrays`."""
+    from sklearn.linear_model import LogisticRegression
+
+    if not 0 < c <= MAX_C:
+        raise SolverError(f"C {c} must be above 0 and at most {MAX_C:g}")
+    t = terms(arrays["chance"], arrays["learned"], arrays["unseen"], arrays["sampled"],
+              arrays["exact"])
+    u = arrays["unseen"]
+    masks = {"open": u > 30, "middle": (u > 12) & (u <= 30), "end": (u > 0) & (u <= 12)}
+    coefficients = {}
+    rows = {}
+    for ph in PHASES:
+        m = masks[ph]
+        y = arrays["won"][m]
+        if len(set(y.tolist())) < 2:
+            raise SolverError(f"the {ph} decisions hold only won or only lost games")
+        lr = LogisticRegression(C=c, fit_intercept=False, max_iter=5000).fit(t[m], y)
+        coefficients[ph] = lr.coef_[0].tolist()
+        rows[ph] = int(m.sum())
+    return ShownChance(coefficients, model,
+                       {**(fit or {}), "C": c, "rows_per_phase": rows,
+                        "value_model_fit": model.fit})
+
+
+def fit_shown_file(paths: Sequence[str | Path], model: ValueModel, *, c: float = 1.0,
+                   stamp: dict[str, str] | None = None) -> ShownChance:
+    """:func:`fit_shown` on the decisions of ``paths``; the calibration records its data
+    and ``stamp`` (command, commit, date, version)."""
+    arrays, what = decision_arrays(paths, model)
+    return fit_shown(arrays, model, c=c, fit={**what, **(stamp or {})})
