@@ -188,12 +188,16 @@ _PHASE_TITLES: Final = {"open": "more than 30 unseen", "middle": "13-30 unseen",
                         "end": "12 or fewer unseen"}
 
 
+PLOT_MIN_ROWS = 50  # below this a bin's share won swings by more than 7 points
+
+
 def plot_reliability(report: dict[str, Any]) -> Any:
     """A reliability figure of a report (:func:`calibration_report`): per phase, the
     share of games won against the chance shown, bin by bin, for the search's chances,
     and for the learned value's and the calibrated shown chances where the report has
-    them; the diagonal is a calibrated forecast. Needs matplotlib (the ``notebooks``
-    extra); returns the figure."""
+    them; the diagonal is a calibrated forecast. A bin of fewer than ``PLOT_MIN_ROWS``
+    decisions is left out: its share won is mostly noise. Needs matplotlib (the
+    ``notebooks`` extra); returns the figure."""
     try:
         import matplotlib.pyplot as plt
     except ImportError as err:
@@ -206,7 +210,7 @@ def plot_reliability(report: dict[str, Any]) -> Any:
     fig, axes = plt.subplots(1, len(PHASES), figsize=(12, 4), sharey=True)
     for ax, ph in zip(axes, PHASES, strict=True):
         for name, lines, style in series:
-            rel = lines[ph]["reliability"]
+            rel = [r for r in lines[ph]["reliability"] if r["rows"] >= PLOT_MIN_ROWS]
             ax.plot([100 * r["shown"] for r in rel], [100 * r["won"] for r in rel], style,
                     ms=4, label=f"{name}: ECE {lines[ph]['ece']:.1f}")
         ax.plot([0, 100], [0, 100], color="grey", lw=0.8)
@@ -218,6 +222,6 @@ def plot_reliability(report: dict[str, Any]) -> Any:
     axes[0].set_ylabel("games won (%)")
     fig.suptitle(f"Shown chance against outcome: {report['games']:,} games of "
                  f"{', '.join(report['variants'])}, seeds {report['seeds'][0]}-"
-                 f"{report['seeds'][1]}")
+                 f"{report['seeds'][1]} (bins of {PLOT_MIN_ROWS} decisions or more)")
     fig.tight_layout()
     return fig
