@@ -27,6 +27,7 @@ import numpy as np
 
 from ...errors import SolverError
 from .features import FEATURES
+from .files import read_json
 
 __all__ = ["FORMAT", "MAX_LAYER", "MAX_LAYERS", "Net", "ValueModel", "load_model"]
 
@@ -202,18 +203,7 @@ class ValueModel:
             raise SolverError(f"{what}: missing or malformed {err}") from None
 
 
-_MAX_FILE: Final = 64 << 20
-
-
 def load_model(path: str | Path) -> ValueModel:
     """The model of a JSON file written by :meth:`ValueModel.save` (checked whole)."""
-    path = Path(path)
-    try:
-        if path.stat().st_size > _MAX_FILE:
-            raise SolverError(f"value model {str(path)!r} is larger than {_MAX_FILE >> 20} MB")
-        data = json.loads(path.read_text())
-    except OSError as err:
-        raise SolverError(f"cannot read value model {str(path)!r}: {err.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise SolverError(f"value model {str(path)!r} is not JSON") from None
-    return ValueModel.from_json(data, f"value model {str(path)!r}")
+    data = read_json(path, "value model")
+    return ValueModel.from_json(data, f"value model {str(Path(path))!r}")

@@ -47,6 +47,7 @@ from scoundrel_core.info import InfoState
 from ...errors import SolverError
 from ..config import SHOWN as SHIPPED
 from .features import features_of
+from .files import read_json
 from .model import ValueModel
 
 if TYPE_CHECKING:
@@ -168,21 +169,10 @@ class ShownChance:
             raise SolverError(f"{what}: malformed coefficients") from None
 
 
-_MAX_FILE: Final = 64 << 20
-
-
 def load_shown(path: str | Path) -> ShownChance:
     """The calibration of a JSON file written by :meth:`ShownChance.save`."""
-    path = Path(path)
-    try:
-        if path.stat().st_size > _MAX_FILE:
-            raise SolverError(f"calibration {str(path)!r} is larger than {_MAX_FILE >> 20} MB")
-        data = json.loads(path.read_text())
-    except OSError as err:
-        raise SolverError(f"cannot read calibration {str(path)!r}: {err.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise SolverError(f"calibration {str(path)!r} is not JSON") from None
-    return ShownChance.from_json(data, f"calibration {str(path)!r}")
+    data = read_json(path, "calibration")
+    return ShownChance.from_json(data, f"calibration {str(Path(path))!r}")
 
 
 def shipped_path(name: str) -> Path:

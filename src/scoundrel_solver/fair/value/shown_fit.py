@@ -24,7 +24,7 @@ from ...errors import SolverError
 from .features import features_of_row
 from .model import ValueModel
 from .shown import PHASES, ShownChance, terms
-from .train import EVAL_SEEDS, MAX_EXAMPLES
+from .train import MAX_EXAMPLES, decision_rows_of
 
 __all__ = ["MAX_C", "decision_arrays", "fit_shown", "fit_shown_file"]
 
@@ -36,25 +36,7 @@ def decision_arrays(paths: Sequence[str | Path], model: ValueModel,
                     max_rows: int = MAX_EXAMPLES) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """The map's inputs and the outcome of every decision in ``paths`` (Parquet files of
     decisions or games files), and what the rows are; evaluation seeds are refused."""
-    rows: list[dict[str, Any]] = []
-    for path in map(Path, paths):
-        if path.suffix == ".parquet":
-            import pyarrow.parquet as pq
-
-            rows += pq.read_table(path).to_pylist()
-        else:
-            from .selfplay import decision_rows, games_in
-
-            rows += [r for g in games_in(path) for r in decision_rows(g)]
-        if len(rows) > max_rows:
-            raise SolverError(f"more than {max_rows:,} decisions in {', '.join(map(str, paths))}")
-    if not rows:
-        raise SolverError(f"no decisions in {', '.join(map(str, paths))}")
-    seeds = sorted({int(r["seed"]) for r in rows})
-    bad = [s for s in seeds if s in EVAL_SEEDS]
-    if bad:
-        raise SolverError(f"seed {bad[0]} is an evaluation seed ({EVAL_SEEDS.start}.."
-                          f"{EVAL_SEEDS.stop - 1}): never fit on those")
+    rows, what = decision_rows_of(paths, max_rows, purpose="fit")
     x = np.stack([features_of_row(r, r["variant"]) for r in rows])
     arrays = {
         "chance": np.array([r["win_chance"] for r in rows], np.float64),
@@ -64,9 +46,6 @@ def decision_arrays(paths: Sequence[str | Path], model: ValueModel,
         "exact": np.array([r["exact"] for r in rows], np.float64),
         "won": np.array([bool(r["won"]) for r in rows], np.float64),
     }
-    what = {"files": [str(p) for p in paths], "decisions": len(rows),
-            "games": len({(r["variant"], int(r["seed"])) for r in rows}),
-            "seeds": f"{seeds[0]}-{seeds[-1]}", "variants": sorted({r["variant"] for r in rows})}
     return arrays, what
 
 

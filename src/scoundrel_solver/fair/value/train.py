@@ -27,7 +27,8 @@ from ...errors import SolverError
 from .features import features_of_row
 from .model import MAX_LAYER, MAX_LAYERS, Net, ValueModel
 
-__all__ = ["EVAL_SEEDS", "MAX_EXAMPLES", "fit_arrays", "fit_file", "load_examples"]
+__all__ = ["EVAL_SEEDS", "MAX_EXAMPLES", "decision_rows_of", "fit_arrays", "fit_file",
+           "load_examples"]
 
 EVAL_SEEDS: Final = range(0, 10_000)
 """The seeds the evaluations use: never training data."""
@@ -35,11 +36,12 @@ MAX_EXAMPLES: Final = 5_000_000
 """The most decisions one fit reads (110 features of 8 bytes: about 4.4 GB)."""
 
 
-def load_examples(paths: Sequence[str | Path], max_rows: int = MAX_EXAMPLES
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-    """(features, won, score, game of each row, what the rows are) of the decisions in
-    ``paths`` (Parquet files of decisions, or games files); rows of evaluation seeds are
-    refused."""
+def decision_rows_of(paths: Sequence[str | Path], max_rows: int = MAX_EXAMPLES,
+                     purpose: str = "train") -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The decisions in ``paths`` (Parquet files of decisions, or games files) as row
+    dicts, and what they are (files, decisions, games, seeds, variants). Rows of
+    evaluation seeds are refused: nothing is ever fitted on those (``purpose`` says to
+    what, in the error)."""
     rows: list[dict[str, Any]] = []
     for path in map(Path, paths):
         if path.suffix == ".parquet":
@@ -58,17 +60,24 @@ def load_examples(paths: Sequence[str | Path], max_rows: int = MAX_EXAMPLES
     bad = [s for s in seeds if s in EVAL_SEEDS]
     if bad:
         raise SolverError(f"seed {bad[0]} is an evaluation seed ({EVAL_SEEDS.start}.."
-                          f"{EVAL_SEEDS.stop - 1}): never train on those")
+                          f"{EVAL_SEEDS.stop - 1}): never {purpose} on those")
+    what = {"files": [str(p) for p in paths], "decisions": len(rows),
+            "games": len({(r["variant"], int(r["seed"])) for r in rows}),
+            "seeds": f"{seeds[0]}-{seeds[-1]}", "variants": sorted({r["variant"] for r in rows})}
+    return rows, what
+
+
+def load_examples(paths: Sequence[str | Path], max_rows: int = MAX_EXAMPLES
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    """(features, won, score, game of each row, what the rows are) of the decisions in
+    ``paths`` (see :func:`decision_rows_of`)."""
+    rows, what = decision_rows_of(paths, max_rows)
     x = np.stack([features_of_row(r, r["variant"]) for r in rows])
     won = np.array([bool(r["won"]) for r in rows], np.float64)
     score = np.array([r["score"] for r in rows], np.float64)
     keys = [(r["variant"], int(r["seed"])) for r in rows]
     index = {k: i for i, k in enumerate(sorted(set(keys)))}
     groups = np.array([index[k] for k in keys], np.int64)
-    games = len(index)
-    what = {"files": [str(p) for p in paths], "decisions": len(rows), "games": games,
-            "seeds": f"{seeds[0]}-{seeds[-1]}",
-            "variants": sorted({r["variant"] for r in rows})}
     return x, won, score, groups, what
 
 
