@@ -178,6 +178,16 @@ def test_a_tiny_calibration_refits(tmp_path: Path) -> None:
     assert cal.fit["rows_per_phase"]["open"] == int(opening.sum())
 
 
+def test_the_calibration_refuses_evaluation_seeds(tmp_path: Path) -> None:
+    from scoundrel_solver.fair.value.selfplay import record_games
+    from scoundrel_solver.fair.value.shown_fit import decision_arrays
+
+    out = tmp_path / "g.jsonl"
+    record_games([9_999], sc.get_variant("hard/strict"), out)
+    with pytest.raises(SolverError, match=r"seed 9999 is an evaluation seed.*never fit on those"):
+        decision_arrays([out], SHIPPED.model)
+
+
 def test_the_command_fits_and_measures(tmp_path: Path) -> None:
     pytest.importorskip("sklearn")
     pytest.importorskip("pyarrow")
