@@ -30,7 +30,7 @@ def test_the_ceiling_is_the_lowest_proven_bound_of_the_published_data() -> None:
         what, value, upper = c.ceiling
         assert upper <= c.perfect.upper
         assert all(upper <= b.upper for b in c.bounds if b.upper is not None)
-        assert c.perfect.low <= c.perfect.share <= c.perfect.high <= c.perfect.upper
+        assert c.perfect.low <= c.perfect.share <= c.perfect.upper <= c.perfect.high
         assert c.agent.share < value  # the agent is a fair player: below every ceiling
         assert figure.figure_path(c).is_file(), f"run python scripts/bound_figure.py ({what})"
 
@@ -100,12 +100,12 @@ def _fair_for(seed: int, variant: sc.Variant, steps: int, agent: object) -> bool
     return bool(s.health > 0)
 
 
-@pytest.mark.parametrize("variant", ["classic/strict", "hard/strict"])
-def test_one_game_gives_the_floor_of_every_k_as_a_game_per_k(variant: str) -> None:
+@pytest.mark.parametrize(("variant", "deals"), [("classic/strict", 10), ("hard/strict", 3)])
+def test_one_game_gives_the_floor_of_every_k_as_a_game_per_k(variant: str, deals: int) -> None:
     from scoundrel_solver.fair import FairAgent
 
     agent = FairAgent()
     v = sc.Variant(*variant.split("/"))
-    for seed in range(10):
+    for seed in range(deals):  # hard's exact solves take a second or more a deal
         together = floor.fair_then_seen(seed, v, [0, 1, 2, 3], agent)
         assert together == {k: _fair_for(seed, v, k, agent) for k in (0, 1, 2, 3)}
