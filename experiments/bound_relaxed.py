@@ -12,10 +12,11 @@ knows between rooms). Any ``V`` gives a valid bound, and this one is fixed
 before the evaluation deals are looked at (fitted on seeds from 1,000,000 up),
 so its bound on seeds 0-199 is as proven as the one-room value's.
 
-    python experiments/bound_relaxed.py positions --variant classic --seeds 1000000:1006000 --out P.jsonl
-    python experiments/bound_relaxed.py fit P.jsonl --out MODEL.json
-    python experiments/bound_relaxed.py bound --model MODEL.json --variant classic --seeds 0:200 --steps 1 --out B.jsonl
-    python experiments/bound_relaxed.py table B.jsonl data/bound-classic-strict.jsonl
+    X="python experiments/bound_relaxed.py"
+    $X positions --variant classic --seeds 1000000:1010000 --out P.jsonl
+    $X fit P.jsonl --out MODEL.json
+    $X bound --model MODEL.json --variant classic --seeds 0:200 --steps 1 --out B.jsonl
+    $X table B.jsonl data/bound-classic-strict.jsonl
 
 ``positions``: one game per seed, each action uniformly random with probability
 ``--explore`` (0.5), else the fair agent's (``random.Random(seed)``: the bound's

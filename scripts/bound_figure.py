@@ -80,7 +80,7 @@ class Ceiling:
         best = ("perfect", self.perfect.share, self.perfect.upper)
         for b in self.bounds:
             if b.upper is not None and b.upper < best[2]:
-                best = (f"V = {b.value}, {b.steps} steps", b.mean, b.upper)
+                best = (f"V = {b.value}, {_steps(b.steps)}", b.mean, b.upper)
         return best
 
     @property
@@ -157,40 +157,45 @@ def _steps(k: int) -> str:
 
 def sentence(cs: list[Ceiling]) -> str:
     """The README's line: the best proven ceiling against the agent, per variant."""
-    def part(c: Ceiling) -> str:
-        what, value, upper = c.ceiling
-        text = f"{_pct(value)} of {c.variant} deals (one-sided 95% upper {_pct(upper)}"
-        text += (", the perfect-information share itself)" if what == "perfect"
-                 else f", {what})")
-        return f"{text} against the fair agent's {_pct(c.agent.share, 1)}"
-
     def charged(b: BoundSummary) -> str:
         return f"V = {b.value}, {_steps(b.steps)} charged"
 
-    looser = [b for b in (c.published for c in cs) if b is not None]
-    if len({charged(b) for b in looser}) == 1:
-        penalised = f"{' and '.join(_pct(b.mean) for b in looser)}, {charged(looser[0])}"
-    else:
-        penalised = " and ".join(f"{_pct(b.mean)} with {charged(b)}" for b in looser)
+    def part(c: Ceiling, first: bool) -> str:
+        what, value, upper = c.ceiling
+        where = f"{c.variant} deals" if first else c.variant
+        agent = "the fair agent's " if first else ""
+        text = f"{_pct(value)} of {where} (at most {_pct(upper)}, one-sided 95%"
+        text += ")" if what == "perfect" else f"; {what})"
+        return f"{text} against {agent}{_pct(c.agent.share, 1)}"
+
+    parts = "; ".join(part(c, i == 0) for i, c in enumerate(cs))
     one = [c.floors[1] for c in cs if 1 in c.floors]
-    floor = " and ".join(_pct(f.share, 1) for f in one)
-    return (
-        "- **the fair ceiling**: no fair player can win more than "
-        + "; ".join(part(c) for c in cs)
-        + f". The penalised bounds are looser today ({penalised}), and a bound charging "
-        f"only the first chance step cannot go below about {floor}: what a player fair "
-        "until the first refill and then shown the dungeon wins ([docs/bound.md](docs/bound.md), "
-        "`python scripts/bound_figure.py`).")
+    floor = (f", and a bound charging only the first chance step cannot go below about "
+             f"{' and '.join(_pct(f.share, 1) for f in one)}: what a player fair until the "
+             "first refill and then shown the dungeon wins") if one else ""
+    if all(c.ceiling[0] == "perfect" for c in cs):
+        looser = [b for b in (c.published for c in cs) if b is not None]
+        if len({charged(b) for b in looser}) == 1:
+            penalised = f"{' and '.join(_pct(b.mean) for b in looser)}, {charged(looser[0])}"
+        else:
+            penalised = " and ".join(f"{_pct(b.mean)} with {charged(b)}" for b in looser)
+        head = ("- **the fair ceiling**: the best proven ceiling on any fair player is still "
+                f"the perfect-information share (the bound with `V = 0`): {parts}. The "
+                f"penalised bounds are looser today ({penalised})")
+    else:
+        shares = " and ".join(_pct(c.perfect.share) for c in cs)
+        head = (f"- **the fair ceiling**: no fair player wins more than {parts}, below the "
+                f"perfect-information share ({shares})")
+    return (f"{head}{floor} ([docs/bound.md](docs/bound.md), "
+            "`python scripts/bound_figure.py`).")
 
 
 def draw(c: Ceiling) -> Any:
     """The figure of one variant: every number with its interval, on one axis of win rates."""
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     rows: list[tuple[str, float, float, float, str]] = []  # label, value, low, high, colour
+    p_share = c.perfect.share  # a penalised bound above it is looser: grey
     widest: dict[tuple[str, int], BoundSummary] = {}  # per V and steps, the most deals
     for b in c.bounds:
         if b.value != "zero" and b.upper is not None:
@@ -199,8 +204,9 @@ def draw(c: Ceiling) -> Any:
                 widest[(b.value, b.steps)] = b
     for b in sorted(widest.values(), key=lambda b: -b.mean):
         rows.append((f"penalised bound, V = {b.value}, {_steps(b.steps)}\n"
-                     f"{b.deals:,} deals, one-sided 95%: looser", b.mean, b.mean, b.upper,
-                     "tab:gray"))
+                     f"{b.deals:,} deals, one-sided 95%", b.mean, b.mean,
+                     b.mean if b.upper is None else b.upper,
+                     "tab:gray" if b.mean >= p_share else "tab:purple"))
     p = c.perfect
     what, _, upper = c.ceiling
     label = ("perfect-information share = bound with V = 0\n"
@@ -262,9 +268,15 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         return 0
     README.write_text(new)
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only, no window
+    import matplotlib.pyplot as plt
+
     for c in cs:
         fig = draw(c)
         fig.savefig(figure_path(c), dpi=90, metadata={"Software": None})
+        plt.close(fig)
         print(f"wrote {figure_path(c).relative_to(ROOT)}")
     return 0
 

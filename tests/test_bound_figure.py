@@ -67,14 +67,14 @@ def test_a_penalised_bound_below_the_share_becomes_the_ceiling(tmp_path: Path,
         what, value, upper = c.ceiling
         assert c.agent.share == 0.75 and c.floors[1].share == 0.5
         if tight:
-            assert (what, value) == ("V = one-room, 1 steps", pytest.approx(0.55))
+            assert (what, value) == ("V = one-room, 1 chance step", pytest.approx(0.55))
             assert upper < c.perfect.share
         else:
             assert (what, value, upper) == ("perfect", 0.9, c.perfect.upper)
     line = figure.sentence(cs)
     assert "75.0%" in line and "50.0%" in line
-    assert ("V = one-room, 1 steps)" in line) == tight
-    assert ("perfect-information share itself" in line) != tight
+    assert ("; V = one-room, 1 chance step)" in line) == tight
+    assert ("is still the perfect-information share" in line) != tight
 
 
 def _fair_for(seed: int, variant: sc.Variant, steps: int, agent: object) -> bool:
