@@ -29,7 +29,8 @@ with its log-loss on a held-out fifth beside the shipped win model's.
 ``bound``: ``scoundrel-bound``'s term of each deal with this ``V``
 (``--scale`` multiplies it), rows in the format of ``scoundrel-bound --out``,
 ``value`` naming the model; resumable. ``table``: the summaries of the files,
-each restricted to the seeds every file holds.
+each restricted to the seeds every file holds. ``record``: the positions' JSON
+lines as Parquet, the form kept in ``data/experiments/``; ``fit`` reads either.
 """
 
 from __future__ import annotations
@@ -144,10 +145,29 @@ def _log_loss(x: np.ndarray, y: np.ndarray, coef: np.ndarray) -> float:
     return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
 
 
+def read_positions(path: Path) -> list[dict[str, Any]]:
+    """The rows of ``positions --out`` (JSON lines), or of their Parquet record."""
+    if path.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        return list(pq.read_table(path).to_pylist())
+    return [r for _, r in read_json_lines(path)]
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    """The positions' JSON lines kept as Parquet (the same rows, a fraction of the size)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.Table.from_pylist(read_positions(args.positions)), args.out,
+                   compression="zstd")
+    return 0
+
+
 def cmd_fit(args: argparse.Namespace) -> int:
     by_variant: dict[str, list[tuple[list[float], bool]]] = {}
     for path in args.positions:
-        for _, r in read_json_lines(path):
+        for r in read_positions(path):
             if r["features"] is not None and r["winnable"] is not None:
                 by_variant.setdefault(r["variant"], []).append((r["features"], r["winnable"]))
     models: dict[str, Any] = {}
@@ -266,12 +286,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     q.add_argument("--scale", type=float, default=1.0)
     q.add_argument("--max-nodes", type=int, default=2_000_000)
     q.add_argument("--out", type=Path, required=True)
+    q = sub.add_parser("record")
+    q.add_argument("positions", type=Path)
+    q.add_argument("--out", type=Path, required=True)
     q = sub.add_parser("table")
     q.add_argument("files", type=Path, nargs="+")
     q.add_argument("--variant", default="classic")
     args = p.parse_args(argv)
     command = {"positions": cmd_positions, "fit": cmd_fit, "bound": cmd_bound,
-               "table": cmd_table}[args.command]
+               "record": cmd_record, "table": cmd_table}[args.command]
     return command(args)
 
 

@@ -6,6 +6,9 @@
 Two tables: the measurement of the bound against ``--steps`` and ``--value``
 (``data/bound-measure.jsonl``), and the published runs (``data/bound-*-strict.jsonl``),
 each the output of ``scoundrel-bound --summary`` for its file, one row per bound.
+A third compares, deal by deal, the relaxed ``V`` of ``experiments/bound_relaxed.py``
+(``data/experiments/round-bound-relaxed/``) with the one-room value's published rows
+on the seeds both hold, and lists the scales of the relaxed ``V`` tried on training seeds.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "bound.md"
 MEASURE = ROOT / "data" / "bound-measure.jsonl"
 RUNS = [ROOT / "data" / f"bound-{v}-strict.jsonl" for v in ("classic", "hard")]
-BLOCKS = ("bound-measure", "bound-runs")
+RELAXED = ROOT / "data" / "experiments" / "round-bound-relaxed"
+BLOCKS = ("bound-measure", "bound-runs", "bound-relaxed")
 
 
 def _pct(x: float | None) -> str:
@@ -42,12 +46,46 @@ def table(files: list[Path]) -> str:
     return "\n".join([head, *lines])
 
 
+def _seeds(seeds: set[int]) -> str:
+    lo, hi = min(seeds), max(seeds)
+    return f"{lo}-{hi}" if len(seeds) == hi - lo + 1 else f"{len(seeds)} in {lo}-{hi}"
+
+
+def relaxed_table(folder: Path = RELAXED) -> str:
+    """The relaxed ``V`` against the one-room value on the same deals, then the scales of
+    the relaxed ``V`` on training seeds."""
+    head = ("| rules | V | seeds | deals | bound (mean of the terms) | one-sided 95% upper "
+            "| perfect information, same deals |\n|---|---|---|---:|---:|---:|---:|")
+    lines = [head]
+    relaxed = read_bound_rows(folder / "bound-relaxed.jsonl")
+    for run in RUNS:
+        published = read_bound_rows(run)
+        for variant in sorted({r["variant"] for r in published}):
+            ours = [r for r in relaxed if r["variant"] == variant]
+            common = {r["seed"] for r in ours} & {r["seed"] for r in published}
+            if not common:
+                continue
+            for rows in (published, ours):
+                for s in summarize_bound(r for r in rows if r["seed"] in common):
+                    lines.append(f"| {s.variant}/{s.weapon_rule} | {s.value} | "
+                                 f"{_seeds(common)} | {s.deals} | {_pct(s.mean)} | "
+                                 f"{_pct(s.upper)} | {_pct(s.perfect_share)} |")
+    train = read_bound_rows(folder / "bound-scale-train.jsonl")
+    for s in sorted(summarize_bound(train), key=lambda s: (s.variant, s.value)):
+        seeds = {r["seed"] for r in train if r["value"] == s.value and r["variant"] == s.variant}
+        lines.append(f"| {s.variant}/{s.weapon_rule} | {s.value} | {_seeds(seeds)} "
+                     f"(training) | {s.deals} | {_pct(s.mean)} | {_pct(s.upper)} | "
+                     f"{_pct(s.perfect_share)} |")
+    return "\n".join(lines)
+
+
 def rewrite(text: str) -> str:
-    for name, files in zip(BLOCKS, ([MEASURE], RUNS), strict=True):
+    for name, body in zip(BLOCKS, (table([MEASURE]), table(RUNS), relaxed_table()),
+                          strict=True):
         start, end = f"<!-- {name}: start -->", f"<!-- {name}: end -->"
         before, rest = text.split(start)
         _, after = rest.split(end)
-        text = f"{before}{start}\n{table(files)}\n{end}{after}"
+        text = f"{before}{start}\n{body}\n{end}{after}"
     return text
 
 
