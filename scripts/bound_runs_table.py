@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from scoundrel_solver.bound.rows import BoundSummary, read_bound_rows, summarize_bound
 
@@ -52,30 +53,37 @@ def _seeds(seeds: set[int]) -> str:
 
 
 def relaxed_table(folder: Path = RELAXED) -> str:
-    """The relaxed ``V`` against the one-room value on the same deals, then the scales of
-    the relaxed ``V`` on training seeds."""
-    head = ("| rules | V | seeds | deals | bound (mean of the terms) | one-sided 95% upper "
-            "| perfect information, same deals |\n|---|---|---|---:|---:|---:|---:|")
+    """The relaxed ``V`` against the one-room value (the published runs, then the
+    measurement) with the same steps on the same deals, then the scales of the relaxed
+    ``V`` on training seeds."""
+    head = ("| rules | V | steps | seeds | deals | bound (mean of the terms) "
+            "| one-sided 95% upper | perfect information, same deals |\n"
+            "|---|---|---:|---|---:|---:|---:|---:|")
     lines = [head]
+
+    def line(s: BoundSummary, seeds: str) -> str:
+        return (f"| {s.variant}/{s.weapon_rule} | {s.value} | {s.steps} | {seeds} | "
+                f"{s.deals} | {_pct(s.mean)} | {_pct(s.upper)} | {_pct(s.perfect_share)} |")
+
     relaxed = read_bound_rows(folder / "bound-relaxed.jsonl")
-    for run in RUNS:
-        published = read_bound_rows(run)
-        for variant in sorted({r["variant"] for r in published}):
-            ours = [r for r in relaxed if r["variant"] == variant]
-            common = {r["seed"] for r in ours} & {r["seed"] for r in published}
-            if not common:
-                continue
-            for rows in (published, ours):
-                for s in summarize_bound(r for r in rows if r["seed"] in common):
-                    lines.append(f"| {s.variant}/{s.weapon_rule} | {s.value} | "
-                                 f"{_seeds(common)} | {s.deals} | {_pct(s.mean)} | "
-                                 f"{_pct(s.upper)} | {_pct(s.perfect_share)} |")
+    one_room: dict[tuple[str, int], dict[int, dict[str, Any]]] = {}
+    for f in [*RUNS, MEASURE]:  # a seed's first row: the published run's
+        for r in read_bound_rows(f):
+            if r["value"] == "one-room":
+                one_room.setdefault((r["variant"], r["steps"]), {}).setdefault(r["seed"], r)
+    for key in sorted({(r["variant"], r["steps"]) for r in relaxed}):
+        ours = [r for r in relaxed if (r["variant"], r["steps"]) == key]
+        theirs = one_room.get(key, {})
+        common = {r["seed"] for r in ours} & set(theirs)
+        if not common:
+            continue
+        for rows in (list(theirs.values()), ours):
+            for s in summarize_bound(r for r in rows if r["seed"] in common):
+                lines.append(line(s, _seeds(common)))
     train = read_bound_rows(folder / "bound-scale-train.jsonl")
     for s in sorted(summarize_bound(train), key=lambda s: (s.variant, s.value)):
         seeds = {r["seed"] for r in train if r["value"] == s.value and r["variant"] == s.variant}
-        lines.append(f"| {s.variant}/{s.weapon_rule} | {s.value} | {_seeds(seeds)} "
-                     f"(training) | {s.deals} | {_pct(s.mean)} | {_pct(s.upper)} | "
-                     f"{_pct(s.perfect_share)} |")
+        lines.append(line(s, f"{_seeds(seeds)} (training)"))
     return "\n".join(lines)
 
 
