@@ -204,7 +204,8 @@ def draw(c: Ceiling) -> Any:
                 widest[(b.value, b.steps)] = b
     for b in sorted(widest.values(), key=lambda b: -b.mean):
         rows.append((f"penalised bound, V = {b.value}, {_steps(b.steps)}\n"
-                     f"{b.deals:,} deals, one-sided 95%", b.mean, b.mean,
+                     f"{b.deals:,} deals, one-sided 95%"
+                     + (": looser" if b.mean >= p_share else ""), b.mean, b.mean,
                      b.mean if b.upper is None else b.upper,
                      "tab:gray" if b.mean >= p_share else "tab:purple"))
     p = c.perfect
