@@ -6,6 +6,9 @@
 Two tables: the measurement of the bound against ``--steps`` and ``--value``
 (``data/bound-measure.jsonl``), and the published runs (``data/bound-*-strict.jsonl``),
 each the output of ``scoundrel-bound --summary`` for its file, one row per bound.
+A third compares, deal by deal, the relaxed ``V`` of ``experiments/bound_relaxed.py``
+(``data/experiments/round-bound-relaxed/``) with the one-room value's published rows
+on the seeds both hold, and lists the scales of the relaxed ``V`` tried on training seeds.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from scoundrel_solver.bound.rows import BoundSummary, read_bound_rows, summarize_bound
 
@@ -20,7 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "bound.md"
 MEASURE = ROOT / "data" / "bound-measure.jsonl"
 RUNS = [ROOT / "data" / f"bound-{v}-strict.jsonl" for v in ("classic", "hard")]
-BLOCKS = ("bound-measure", "bound-runs")
+RELAXED = ROOT / "data" / "experiments" / "round-bound-relaxed"
+BLOCKS = ("bound-measure", "bound-runs", "bound-relaxed")
 
 
 def _pct(x: float | None) -> str:
@@ -42,12 +47,53 @@ def table(files: list[Path]) -> str:
     return "\n".join([head, *lines])
 
 
+def _seeds(seeds: set[int]) -> str:
+    lo, hi = min(seeds), max(seeds)
+    return f"{lo}-{hi}" if len(seeds) == hi - lo + 1 else f"{len(seeds)} in {lo}-{hi}"
+
+
+def relaxed_table(folder: Path = RELAXED) -> str:
+    """The relaxed ``V`` against the one-room value (the published runs, then the
+    measurement) with the same steps on the same deals, then the scales of the relaxed
+    ``V`` on training seeds."""
+    head = ("| rules | V | steps | seeds | deals | bound (mean of the terms) "
+            "| one-sided 95% upper | perfect information, same deals |\n"
+            "|---|---|---:|---|---:|---:|---:|---:|")
+    lines = [head]
+
+    def line(s: BoundSummary, seeds: str) -> str:
+        return (f"| {s.variant}/{s.weapon_rule} | {s.value} | {s.steps} | {seeds} | "
+                f"{s.deals} | {_pct(s.mean)} | {_pct(s.upper)} | {_pct(s.perfect_share)} |")
+
+    relaxed = read_bound_rows(folder / "bound-relaxed.jsonl")
+    one_room: dict[tuple[str, int], dict[int, dict[str, Any]]] = {}
+    for f in [*RUNS, MEASURE]:  # a seed's first row: the published run's
+        for r in read_bound_rows(f):
+            if r["value"] == "one-room":
+                one_room.setdefault((r["variant"], r["steps"]), {}).setdefault(r["seed"], r)
+    for key in sorted({(r["variant"], r["steps"]) for r in relaxed}):
+        ours = [r for r in relaxed if (r["variant"], r["steps"]) == key]
+        theirs = one_room.get(key, {})
+        common = {r["seed"] for r in ours} & set(theirs)
+        if not common:
+            continue
+        for rows in (list(theirs.values()), ours):
+            for s in summarize_bound(r for r in rows if r["seed"] in common):
+                lines.append(line(s, _seeds(common)))
+    train = read_bound_rows(folder / "bound-scale-train.jsonl")
+    for s in sorted(summarize_bound(train), key=lambda s: (s.variant, s.value)):
+        seeds = {r["seed"] for r in train if r["value"] == s.value and r["variant"] == s.variant}
+        lines.append(line(s, f"{_seeds(seeds)} (training)"))
+    return "\n".join(lines)
+
+
 def rewrite(text: str) -> str:
-    for name, files in zip(BLOCKS, ([MEASURE], RUNS), strict=True):
+    for name, body in zip(BLOCKS, (table([MEASURE]), table(RUNS), relaxed_table()),
+                          strict=True):
         start, end = f"<!-- {name}: start -->", f"<!-- {name}: end -->"
         before, rest = text.split(start)
         _, after = rest.split(end)
-        text = f"{before}{start}\n{table(files)}\n{end}{after}"
+        text = f"{before}{start}\n{body}\n{end}{after}"
     return text
 
 

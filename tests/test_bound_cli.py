@@ -133,3 +133,52 @@ def test_a_seed_counts_once_per_bound() -> None:
             {**base, "seed": 1, "term": 0.0, "winnable": False}]
     (s,) = summarize_bound(rows)
     assert s.deals == 2 and s.mean == 0.5 and s.perfect_share == 0.5
+
+
+def test_rows_carry_the_versions_that_proved_them_and_another_versions_file_is_refused(
+        tmp_path: Path) -> None:
+    from scoundrel_solver.bound.version import bound_version
+    from scoundrel_solver.exact.version import solver_version
+    from scoundrel_solver.fair.version import agent_version
+
+    out = tmp_path / "b.jsonl"
+    argv = ("--seeds", "0:2", "--variant", "hard", "--steps", "0", "--value", "zero",
+            "--out", str(out), "--quiet")
+    assert _run(*argv).returncode == 0
+    rows = _rows(out)
+    assert {(r["bound_version"], r["solver_version"], r["agent_version"]) for r in rows} == {
+        (bound_version(), solver_version(), agent_version())}
+    assert bound_version().split("+")[1].startswith("bound.")
+    again = _run("--seeds", "0:3", *argv[2:])  # the same versions: it resumes
+    assert again.returncode == 0, again.stderr
+    assert [r["seed"] for r in _rows(out)] == [0, 1, 2]
+    for version in ("0.1.0+bound.000000000000", None):  # another bound, or one before stamps
+        other = tmp_path / f"other-{version}.jsonl"
+        row = {**rows[0], "steps": 3}  # even a row of other settings: the file is refused
+        if version is None:
+            del row["bound_version"]
+        else:
+            row["bound_version"] = version
+        other.write_text(json.dumps(row) + "\n")
+        before = other.read_bytes()
+        done = _run("--seeds", "0:2", *argv[2:-3], "--out", str(other), "--quiet")
+        assert done.returncode == 2
+        assert done.stderr.count("\n") == 1, done.stderr
+        assert str(other) in done.stderr and "other code" in done.stderr
+        assert ("older than the bound's version stamp" in done.stderr) == (version is None)
+        assert other.read_bytes() == before  # nothing appended
+        summary = _run("--summary", str(other), "--json")  # still readable
+        assert summary.returncode == 0 and json.loads(summary.stdout)[0]["deals"] == 1
+
+
+def test_the_published_rows_predate_the_stamp_and_still_add_up() -> None:
+    """data/bound-*.jsonl were proven before rows named the bound's version: they read,
+    and a summary keeps them apart from stamped rows of the same settings."""
+    from scoundrel_solver.bound.rows import read_bound_rows
+
+    data = Path(__file__).resolve().parents[1] / "data"
+    old = read_bound_rows(data / "bound-hard-strict.jsonl")
+    assert old and all("bound_version" not in r for r in old)
+    stamped = [{**r, "bound_version": "x"} for r in old[:5]]
+    groups = summarize_bound([*old, *stamped])
+    assert sorted(s.deals for s in groups) == [5, len(old)]

@@ -2,15 +2,20 @@
 
 Each line is one JSON object (``"format": "scoundrel-bound/1"``): the rule
 set, the settings (``steps`` penalised, ``value`` the ``V`` named,
-``max_nodes`` of the exact sub-solves), the revisions whose results it rests
-on (``solver_version`` of the exact solver, ``agent_version`` of the fair
-agent, whose leaf the one-room ``V`` reads), the seed, and the deal's
+``max_nodes`` of the exact sub-solves), the versions of the code that proved
+it (``bound_version`` of the bound itself, :mod:`.version`; ``solver_version``
+of the exact solver it asks; ``agent_version`` of the fair agent, whose leaf
+the one-room ``V`` reads), the seed, and the deal's
 :class:`~.deal.DealBound`: its ``term`` of the bound (``best - opening``) and
 what it cost. The file keeps the promises of a solver results
 file (:mod:`scoundrel_solver.runs.jsonl`): a row is written whole as soon as
 its deal is done, under the file's lock; a stop at any moment keeps every
 finished deal; the same command resumes with the seeds the file does not hold
-for those settings and revisions. Rows of other settings are kept, not counted.
+for those settings. Rows of other settings are kept, not counted. A file
+holding a row of other versions is refused (:func:`finished_deals`): numbers
+proven by two revisions of the code must not be summed as one bound. Rows
+written before ``bound_version`` existed have none; they read as before, and
+a summary keeps them apart from stamped rows.
 
 The summary of a set of rows (:func:`summarize_bound`) is the mean of the
 deals' terms with a one-sided 95% upper limit from the sample variance (a
@@ -34,23 +39,27 @@ from ..fair.version import agent_version
 from ..runs.jsonl import ResultsFileError, read_json_lines
 from ..runs.summary import wilson
 from .deal import DealBound
+from .version import bound_version
 
-__all__ = ["BOUND_FORMAT", "BoundSummary", "bound_row", "finished_deals", "read_bound_rows",
-           "summarize_bound"]
+__all__ = ["BOUND_FORMAT", "VERSIONS", "BoundSummary", "bound_row", "finished_deals",
+           "read_bound_rows", "summarize_bound"]
 
 BOUND_FORMAT: Final = "scoundrel-bound/1"
 """The ``format`` field of every row of ``scoundrel-bound --out``."""
 
+VERSIONS: Final = ("bound_version", "solver_version", "agent_version")
+"""The fields naming the code that proved a row."""
 _NUMBERS: Final = ("term", "best", "opening", "seconds")
 _COUNTS: Final = ("unproven", "solves", "chance_nodes", "decisions")
 
 
 def settings_of(variant: sc.Variant, steps: int, value: str,
                 max_nodes: int | None) -> dict[str, Any]:
-    """The fields that say which bound a row belongs to (with the revisions)."""
+    """The fields that say which bound a row belongs to, with the versions of the code
+    that proves it (:data:`VERSIONS`)."""
     return {"variant": variant.name, "weapon_rule": variant.weapon_rule, "steps": steps,
-            "value": value, "max_nodes": max_nodes, "solver_version": solver_version(),
-            "agent_version": agent_version()}
+            "value": value, "max_nodes": max_nodes, "bound_version": bound_version(),
+            "solver_version": solver_version(), "agent_version": agent_version()}
 
 
 def bound_row(settings: Mapping[str, Any], seed: int, deal: DealBound) -> dict[str, Any]:
@@ -91,9 +100,28 @@ def read_bound_rows(path: str | Path) -> list[dict[str, Any]]:
     return [_checked(row, f"{path}:{n}") for n, row in read_json_lines(path)]
 
 
+def _versions_text(row: Mapping[str, Any]) -> str:
+    if row.get("bound_version") is None:
+        return (f"code older than the bound's version stamp (exact "
+                f"{row.get('solver_version')}, fair {row.get('agent_version')})")
+    return ", ".join(f"{k.split('_')[0]} {row.get(k)}" for k in VERSIONS)
+
+
 def finished_deals(path: Path, settings: Mapping[str, Any], seeds: Any) -> set[int]:
-    """The seeds (in ``seeds``) the file holds for these settings and revisions."""
-    return {row["seed"] for row in read_bound_rows(path)
+    """The seeds (in ``seeds``) the file holds for these settings.
+
+    Raises ResultsFileError, naming the file and the versions, when a row of it was
+    proven by other versions of the code than ``settings`` names: a resumed run
+    appends only to a file of its own versions."""
+    rows = read_bound_rows(path)
+    ours = {k: settings.get(k) for k in VERSIONS}
+    for n, row in enumerate(rows, 1):
+        if any(row.get(k) != v for k, v in ours.items()):
+            raise ResultsFileError(
+                f"results file {str(path)!r} holds rows proven by other code (row {n}: "
+                f"{_versions_text(row)}; this is {_versions_text(ours)}): write to "
+                "another file, a bound's rows must come from one version")
+    return {row["seed"] for row in rows
             if row["seed"] in seeds and all(row.get(k) == v for k, v in settings.items())}
 
 
@@ -136,12 +164,12 @@ class BoundSummary:
 
 
 def summarize_bound(rows: Iterable[Mapping[str, Any]]) -> list[BoundSummary]:
-    """One summary per bound (rule set, steps, value, node limit and revisions) in the
+    """One summary per bound (rule set, steps, value, node limit and versions) in the
     rows, each seed counted once (its first row)."""
     groups: dict[tuple[Any, ...], dict[int, Mapping[str, Any]]] = {}
     for row in rows:
         key = tuple(row.get(k) for k in ("variant", "weapon_rule", "steps", "value",
-                                         "max_nodes", "solver_version", "agent_version"))
+                                         "max_nodes", *VERSIONS))
         groups.setdefault(key, {}).setdefault(row["seed"], row)
     out = []
     for key, by_seed in groups.items():

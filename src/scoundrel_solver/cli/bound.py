@@ -12,9 +12,11 @@ The report gives that mean with a one-sided 95% upper limit (from the sample
 variance) beside the share of the same deals won with the dungeon seen.
 
 ``--out FILE`` appends each finished deal to FILE as it ends
-(:mod:`scoundrel_solver.bound.rows`); the same command resumes, and the report
-counts the deals from the file too. ``--summary FILE`` reports a file's rows
-without solving anything.
+(:mod:`scoundrel_solver.bound.rows`), each row naming the versions of the bound,
+the exact solver and the agent that proved it; the same command resumes, and
+the report counts the deals from the file too. A file holding rows of other
+versions is refused (exit 2, naming it). ``--summary FILE`` reports a file's
+rows without solving anything.
 
 Exit codes: 0 success, 1 the system failed (a full disk), 2 bad input (one
 line on stderr), 130 Ctrl-C and 128 + the signal for SIGTERM/SIGHUP (one line

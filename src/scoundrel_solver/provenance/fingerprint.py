@@ -36,7 +36,8 @@ RECORD_FILE: Final = "fingerprint.json"
 """The record's file name, in the package of the search it fingerprints."""
 
 SEARCHES: Final = {"exact": "scoundrel_solver.exact.version",
-                    "fair": "scoundrel_solver.fair.version"}
+                    "fair": "scoundrel_solver.fair.version",
+                    "bound": "scoundrel_solver.bound.version"}
 """Each fingerprinted search and the module that declares it."""
 
 
@@ -75,7 +76,8 @@ def read_record(package: str) -> Record:
 
 
 def declared_version(kind: str) -> str:
-    """The version the search ``kind`` (``exact`` or ``fair``) declares in its record."""
+    """The version the search ``kind`` (``exact``, ``fair`` or ``bound``) declares in its
+    record."""
     return read_record(SEARCHES[kind].rpartition(".")[0]).version
 
 
@@ -86,7 +88,7 @@ def write_record(path: Path, record: Record) -> None:
 
 
 def search_module(kind: str) -> Any:
-    """The module that declares the search ``kind`` (``exact`` or ``fair``): its
+    """The module that declares the search ``kind`` (say ``exact``): its
     ``RECORD_PACKAGE``, ``fingerprint_lines(positions)`` and ``sample_positions()``."""
     if kind not in SEARCHES:
         raise ValueError(f"unknown search {kind!r}; known: {', '.join(SEARCHES)}")

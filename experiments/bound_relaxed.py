@@ -1,0 +1,302 @@
+"""A ``V`` that follows the relaxed game: does it tighten the full-deck bound?
+
+docs/bound.md ("How loose, and why"): by strong duality the best ``V`` for a
+bound that charges the first ``k`` chance steps is the value of the relaxed
+game (fair for ``k`` steps, then the dungeon seen), and the one-room value
+estimates the wrong game (winning without ever seeing the dungeon). This
+experiment keeps the one-room kernel and swaps what it reads at the end of the
+room: in place of the fair agent's win model, a logistic model of "this
+position can still be won with the dungeon seen" (the exact solver's
+``is_winnable``) over the same features (``fair.leaf.FEATURES``: what a player
+knows between rooms). Any ``V`` gives a valid bound, and this one is fixed
+before the evaluation deals are looked at (fitted on seeds from 1,000,000 up),
+so its bound on seeds 0-199 is as proven as the one-room value's.
+
+    X="python experiments/bound_relaxed.py"
+    $X positions --variant classic --seeds 1000000:1010000 --out P.jsonl
+    $X fit P.jsonl --out MODEL.json
+    $X bound --model MODEL.json --variant classic --seeds 0:200 --steps 1 --out B.jsonl
+    $X table B.jsonl data/bound-classic-strict.jsonl
+
+``positions``: one game per seed, each action uniformly random with probability
+``--explore`` (0.5), else the fair agent's (``random.Random(seed)``: the bound's
+search walks every line, so positions off the agent's line matter too), and at
+each of its first ``--rooms`` chance steps (a refill or a flee) the features
+of the position the kernel reads there, labelled by ``is_winnable`` of the
+game at that point (dropped when the solve is cut short at ``--max-nodes``).
+``fit``: the logistic regression per variant (Newton's method, a small ridge),
+with its log-loss on a held-out fifth beside the shipped win model's.
+``bound``: ``scoundrel-bound``'s term of each deal with this ``V``
+(``--scale`` multiplies it), rows in the format of ``scoundrel-bound --out``,
+``value`` naming the model; resumable. ``table``: the summaries of the files,
+each restricted to the seeds every file holds. ``record``: the positions' JSON
+lines as Parquet, the form kept in ``data/experiments/``; ``fit`` reads either.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import scoundrel_core as sc
+from scoundrel_core.info import ChanceNode, InfoState, observe
+from scoundrel_solver.bound.deal import deal_bound, opening_node
+from scoundrel_solver.bound.rows import bound_row, read_bound_rows, settings_of, summarize_bound
+from scoundrel_solver.bound.values import Charges, OneRoom
+from scoundrel_solver.exact import is_winnable
+from scoundrel_solver.fair import FairAgent
+from scoundrel_solver.fair.config import agent_config
+from scoundrel_solver.fair.leaf import (
+    FEATURES,
+    LEAF_KILLS,
+    LEAF_MODEL,
+    LEAF_SAFE_HEALTH,
+    config_par,
+    leaf_features,
+)
+from scoundrel_solver.runs.jsonl import LineAppender, read_json_lines
+from scoundrel_solver.runs.seeds import parse_seed_range
+
+
+def room_ends(seed: int, variant: sc.Variant, rooms: int, max_nodes: int, explore: float,
+              agent: FairAgent) -> list[dict[str, Any]]:
+    """The positions of one game at its first ``rooms`` chance steps: each action is a
+    uniformly random legal one with probability ``explore``, else the fair agent's."""
+    par = config_par(agent_config(variant))
+    rng = random.Random(seed)
+    s = sc.new_game(seed=seed, variant=variant)
+    info = InfoState.initial(s)
+    agent.reset(seed)
+    out: list[dict[str, Any]] = []
+    while not s.is_over and len(out) < rooms:
+        a = (rng.choice(sc.legal_actions(s)) if rng.random() < explore
+             else agent(info))
+        y = info.apply(a)
+        s2 = sc.apply(s, a)
+        if isinstance(y, ChanceNode) and not s2.is_over:
+            b = y.base  # what the one-room kernel reads at the room's end
+            pool = (*b.room, *b.unseen, *b.bottom)
+            f = leaf_features(pool, b.health, b.weapon_value, b.weapon_reach,
+                              int(par[LEAF_KILLS]), float(par[LEAF_SAFE_HEALTH]))
+            won = is_winnable(s2, max_nodes)
+            out.append({"seed": seed, "variant": str(variant), "step": len(out) + 1,
+                        "fled": bool(y.fled), "features": f,
+                        "winnable": None if won is None else bool(won)})
+        info, s = observe(info, a, s2), s2
+    return out
+
+
+def cmd_positions(args: argparse.Namespace) -> int:
+    variant = sc.Variant(args.variant, args.weapon_rule)
+    done = {r["seed"] for _, r in read_json_lines(args.out) if r["variant"] == str(variant)}
+    agent = FairAgent()
+    n = 0
+    with LineAppender(args.out) as sink:
+        for seed in args.seeds:
+            if seed in done:
+                continue
+            rows = room_ends(seed, variant, args.rooms, args.max_nodes, args.explore, agent)
+            if not rows:  # a game over before its first chance step: mark the seed done
+                rows = [{"seed": seed, "variant": str(variant), "step": 0, "fled": False,
+                         "features": None, "winnable": None}]
+            sink.append("\n".join(json.dumps(r) for r in rows))
+            n += 1
+            if n % 200 == 0:
+                print(f"positions {variant}: {len(done) + n} of {args.seeds.count} games",
+                      flush=True)
+    return 0
+
+
+def _logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3) -> np.ndarray:
+    """Coefficients of P(y) = 1 / (1 + exp(-x . c)), by Newton's method on the
+    log-likelihood with a ridge on the standardised features (not the bias)."""
+    mu = x.mean(axis=0)
+    sd = x.std(axis=0)
+    mu[0], sd[0] = 0.0, 1.0
+    sd[sd == 0] = 1.0
+    z = (x - mu) / sd
+    c = np.zeros(x.shape[1])
+    pen = np.full(x.shape[1], ridge * len(y))
+    pen[0] = 0.0
+    for _ in range(100):
+        p = 1 / (1 + np.exp(-np.clip(z @ c, -40, 40)))
+        grad = z.T @ (p - y) + pen * c
+        hess = (z * (p * (1 - p))[:, None]).T @ z + np.diag(pen + 1e-9)
+        step = np.linalg.solve(hess, grad)
+        c -= step
+        if np.abs(step).max() < 1e-10:
+            break
+    coef = c / sd  # back to the raw features
+    coef[0] = c[0] - float(np.sum(c[1:] * mu[1:] / sd[1:]))
+    return np.asarray(coef)
+
+
+def _log_loss(x: np.ndarray, y: np.ndarray, coef: np.ndarray) -> float:
+    p = np.clip(1 / (1 + np.exp(-np.clip(x @ coef, -40, 40))), 1e-12, 1 - 1e-12)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+def read_positions(path: Path) -> list[dict[str, Any]]:
+    """The rows of ``positions --out`` (JSON lines), or of their Parquet record."""
+    if path.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        return list(pq.read_table(path).to_pylist())
+    return [r for _, r in read_json_lines(path)]
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    """The positions' JSON lines kept as Parquet (the same rows, a fraction of the size)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.Table.from_pylist(read_positions(args.positions)), args.out,
+                   compression="zstd")
+    return 0
+
+
+def cmd_fit(args: argparse.Namespace) -> int:
+    by_variant: dict[str, list[tuple[list[float], bool]]] = {}
+    for path in args.positions:
+        for r in read_positions(path):
+            if r["features"] is not None and r["winnable"] is not None:
+                by_variant.setdefault(r["variant"], []).append((r["features"], r["winnable"]))
+    models: dict[str, Any] = {}
+    for variant, rows in sorted(by_variant.items()):
+        x = np.array([f for f, _ in rows], float)
+        y = np.array([w for _, w in rows], float)
+        held = np.arange(len(y)) % 5 == 0
+        coef = _logistic(x[~held], y[~held])
+        shipped = config_par(agent_config(variant))[LEAF_MODEL:]
+        report = {"positions": len(y), "winnable_share": float(y.mean()),
+                  "held_out_log_loss": _log_loss(x[held], y[held], coef),
+                  "held_out_log_loss_constant": _log_loss(
+                      x[held], y[held], np.r_[math.log(y[~held].mean() / (1 - y[~held].mean())),
+                                              np.zeros(x.shape[1] - 1)]),
+                  "held_out_log_loss_agent_model": _log_loss(x[held], y[held], shipped)}
+        models[variant] = {"coef": _logistic(x, y).tolist(), **report}
+        print(variant, json.dumps(report), flush=True)
+    args.out.write_text(json.dumps({"features": list(FEATURES), "label": "is_winnable",
+                                    "models": models}, indent=1) + "\n")
+    return 0
+
+
+class Scaled:
+    """``scale`` times a ``V`` (still a function of the information state)."""
+
+    def __init__(self, inner: Charges, scale: float) -> None:
+        self.inner, self.scale = inner, scale
+
+    def value(self, info: InfoState) -> float:
+        return self.scale * self.inner.value(info)
+
+    def mean(self, node: ChanceNode) -> float:
+        return self.scale * self.inner.mean(node)
+
+
+def relaxed_value(model: Path, variant: sc.Variant, scale: float) -> tuple[Charges, str]:
+    """The one-room kernel reading the relaxed model, and the ``value`` name of its rows."""
+    data = json.loads(model.read_text())
+    if tuple(data["features"]) != FEATURES:
+        raise SystemExit(f"{model}: fitted on other features than fair.leaf.FEATURES")
+    coef = np.array(data["models"][str(variant)]["coef"], float)
+    par = config_par(agent_config(variant)).copy()
+    par[LEAF_MODEL:] = coef
+    digest = hashlib.sha256(coef.tobytes()).hexdigest()[:8]
+    name = f"relaxed.{digest}" + ("" if scale == 1 else f"x{scale:g}")
+    inner: Charges = OneRoom(par)
+    return (inner if scale == 1 else Scaled(inner, scale)), name
+
+
+def cmd_bound(args: argparse.Namespace) -> int:
+    variant = sc.Variant(args.variant, args.weapon_rule)
+    charges, name = relaxed_value(args.model, variant, args.scale)
+    settings = settings_of(variant, args.steps, name, args.max_nodes)
+    done = {r["seed"] for r in read_bound_rows(args.out)
+            if all(r.get(k) == v for k, v in settings.items())}
+    mean: float | None = None
+    n = 0
+    with LineAppender(args.out) as sink:
+        for seed in args.seeds:
+            if seed in done:
+                continue
+            s = sc.new_game(seed=seed, variant=variant)
+            if mean is None:
+                mean = charges.mean(opening_node(s))
+            d = deal_bound(s, charges, args.steps, mean, args.max_nodes)
+            sink.append(json.dumps(bound_row(settings, seed, d), allow_nan=False))
+            n += 1
+            if n % 20 == 0:
+                print(f"bound {variant} {name} k={args.steps}: {len(done) + n} of "
+                      f"{args.seeds.count} deals", flush=True)
+    return 0
+
+
+def cmd_table(args: argparse.Namespace) -> int:
+    """Each file's bounds on the seeds all of them hold (so the rows compare deal by deal)."""
+    rows_by_file = [read_bound_rows(p) for p in args.files]
+    common: set[int] | None = None
+    for rows in rows_by_file:
+        seeds = {r["seed"] for r in rows if r["variant"] == args.variant}
+        common = seeds if common is None else common & seeds
+    assert common is not None
+    print("| file | rules | V | steps | deals | bound | one-sided 95% upper | "
+          "perfect information, same deals |")
+    print("|---|---|---|---:|---:|---:|---:|---:|")
+    for path, rows in zip(args.files, rows_by_file, strict=True):
+        for s in summarize_bound(r for r in rows if r["seed"] in common
+                                 and r["variant"] == args.variant):
+            upper = "n/a" if s.upper is None else f"{100 * s.upper:.2f}%"
+            print(f"| {Path(path).name} | {s.variant}/{s.weapon_rule} | {s.value} | "
+                  f"{s.steps} | {s.deals} | {100 * s.mean:.2f}% | {upper} | "
+                  f"{100 * s.perfect_share:.2f}% |")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    sub = p.add_subparsers(dest="command", required=True)
+    q = sub.add_parser("positions")
+    q.add_argument("--variant", default="classic")
+    q.add_argument("--weapon-rule", default="strict")
+    q.add_argument("--seeds", type=parse_seed_range, required=True)
+    q.add_argument("--rooms", type=int, default=3)
+    q.add_argument("--explore", type=float, default=0.5,
+                   help="the chance of a random legal action at each decision")
+    q.add_argument("--max-nodes", type=int, default=2_000_000)
+    q.add_argument("--out", type=Path, required=True)
+    q = sub.add_parser("fit")
+    q.add_argument("positions", type=Path, nargs="+")
+    q.add_argument("--out", type=Path, required=True)
+    q = sub.add_parser("bound")
+    q.add_argument("--model", type=Path, required=True)
+    q.add_argument("--variant", default="classic")
+    q.add_argument("--weapon-rule", default="strict")
+    q.add_argument("--seeds", type=parse_seed_range, required=True)
+    q.add_argument("--steps", type=int, default=1)
+    q.add_argument("--scale", type=float, default=1.0)
+    q.add_argument("--max-nodes", type=int, default=2_000_000)
+    q.add_argument("--out", type=Path, required=True)
+    q = sub.add_parser("record")
+    q.add_argument("positions", type=Path)
+    q.add_argument("--out", type=Path, required=True)
+    q = sub.add_parser("table")
+    q.add_argument("files", type=Path, nargs="+")
+    q.add_argument("--variant", default="classic")
+    args = p.parse_args(argv)
+    command = {"positions": cmd_positions, "fit": cmd_fit, "bound": cmd_bound,
+               "record": cmd_record, "table": cmd_table}[args.command]
+    return command(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
