@@ -185,7 +185,8 @@ def _perfect_share(seeds: SeedRange, variant: str, weapon_rule: str) -> float:
 def build_parser() -> Parser:
     p = Parser(prog=PROG, description="Evaluate a fair (no peeking) Scoundrel agent.")
     add_version_option(p)
-    p.add_argument("--agent", default="fair", choices=AGENTS, help="fair, pimc, value (the one-ply learned policy), greedy or random")
+    p.add_argument("--agent", default="fair", choices=AGENTS,
+                   help="fair, pimc, value (the one-ply learned policy), greedy or random")
     add_seeds_option(p, "seed range A:B (B excluded), default 0:100", default="0:100")
     add_variant_options(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")

@@ -1,0 +1,199 @@
+"""The one-ply learned policy: its fast paths against their slow twins, no peeking, the command."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import scoundrel_core as sc
+from scoundrel_core import FULL_DECK, State
+from scoundrel_core.info import ChanceNode, InfoState, observe
+from scoundrel_solver.errors import SolverError
+from scoundrel_solver.fair.api import make_agent, play_with
+from scoundrel_solver.fair.value.policy import (
+    EXACT_DEALS,
+    ValuePolicy,
+    _Deals,
+    _multisets,
+    dealt_rows,
+    dealt_rows_slow,
+    exact_expectation,
+)
+
+POLICY = ValuePolicy()
+
+
+def _walk(seed: int, n_cards: int, steps: int) -> tuple[State, InfoState]:
+    """A position reached by random legal play from a random partial deck."""
+    rng = random.Random(seed)
+    s = sc.new_game(deck=rng.sample(FULL_DECK, n_cards), partial=True)
+    info = InfoState.initial(s)
+    for _ in range(steps):
+        if s.is_over:
+            break
+        a = rng.choice(sc.legal_actions(s))
+        s2 = sc.apply(s, a)
+        info, s = observe(info, a, s2), s2
+    return s, info
+
+
+def _chance_nodes(info: InfoState) -> list[ChanceNode]:
+    return [n for a in info.legal_actions() if isinstance(n := info.apply(a), ChanceNode)]
+
+
+@given(st.integers(0, 10**6), st.integers(5, 44), st.integers(0, 12), st.integers(1, 300))
+@settings(max_examples=40, deadline=None)
+def test_dealt_rows_match_states_built_card_by_card(seed: int, n_cards: int, steps: int,
+                                                    samples: int) -> None:
+    """The fast rows (one dealt state, the others moved by counts) equal the features of
+    every dealt state built one card at a time, exact deals and sampled ones alike."""
+    s, info = _walk(seed, n_cards, steps)
+    assume(not s.is_over)
+    deals = _Deals(info, samples)
+    for node in _chance_nodes(info):
+        counts, weights = deals.counts(min(node.to_draw, len(node.base.unseen)))
+        assert abs(weights.sum() - 1.0) < 1e-9 and (weights > 0).all()
+        assert np.array_equal(dealt_rows(node, counts), dealt_rows_slow(node, counts))
+
+
+@given(st.integers(0, 10**6), st.integers(5, 11), st.integers(0, 10))
+@settings(max_examples=25, deadline=None)
+def test_exact_deals_are_the_chance_tree(seed: int, n_cards: int, steps: int) -> None:
+    """Where the deals are few, the policy's value of a chance node is the walk of its
+    chance tree card by card with exact probabilities (numpy model, states built one by one)."""
+    s, info = _walk(seed, n_cards, steps)
+    assume(not s.is_over)
+    kinds = len({(c.kind, c.value) for c in info.unseen})
+    values = {v.action: v for v in POLICY.evaluate(info)}
+    for a in info.legal_actions():
+        node = info.apply(a)
+        if not isinstance(node, ChanceNode):
+            continue
+        assert _multisets(kinds, min(node.to_draw, len(node.base.unseen))) <= EXACT_DEALS
+        w, score = exact_expectation(node, POLICY.model)
+        assert values[a].win_chance == pytest.approx(w, abs=1e-9)
+        assert values[a].expected_score == pytest.approx(score, abs=1e-7)
+
+
+@given(st.integers(0, 10**6), st.integers(0, 30))
+@settings(max_examples=20, deadline=None)
+def test_fast_evaluation_is_its_slow_twin(seed: int, steps: int) -> None:
+    """The vectorised decision (fast rows, the model's kernel) against every dealt state
+    built and evaluated by the numpy model, on full deals (sampled deals included)."""
+    s, info = _walk(seed, 44, steps)
+    assume(not s.is_over)
+    fast, slow = POLICY.evaluate(info), POLICY.evaluate(info, fast=False)
+    assert [v.action for v in fast] == [v.action for v in slow] == list(info.legal_actions())
+    for f, w in zip(fast, slow, strict=True):
+        assert f.exact == w.exact
+        assert f.win_chance == pytest.approx(w.win_chance, abs=1e-9)
+        assert f.expected_score == pytest.approx(w.expected_score, abs=1e-7)
+
+
+def test_an_action_that_ends_the_game_is_its_true_outcome() -> None:
+    info = InfoState.from_text("classic/strict health=5 weapon=- last=- potion=0 resolved=0 "
+                               "fled=0 room=[4H 7C] dungeon=[]")
+    values = {str(v.action): v for v in POLICY.evaluate(info)}
+    assert (values["7C/f"].win_chance, values["7C/f"].expected_score) == (0.0, -2.0)
+    assert values["7C/f"].exact and not values["4H"].exact  # 4H leaves 7C to fight
+    action, exact = POLICY.choose(info)
+    assert (str(action), exact) == ("4H", False)
+    last = InfoState.from_text("classic/strict health=5 weapon=- last=- potion=0 resolved=0 "
+                               "fled=0 room=[4H] dungeon=[]")
+    [only] = POLICY.evaluate(last)
+    assert (only.win_chance, only.expected_score, only.utility, only.exact) == (1.0, 9.0, 409.0,
+                                                                                True)
+
+
+@given(st.integers(0, 10**6), st.integers(6, 44), st.integers(0, 8), st.randoms())
+@settings(max_examples=25, deadline=None)
+def test_choice_ignores_order_of_unseen_cards(seed: int, n_cards: int, steps: int,
+                                              shuffler: random.Random) -> None:
+    """Two positions that differ only in the order of the unseen cards get the same values
+    and the same decision (the deals are seeded from what the player sees)."""
+    s, info = _walk(seed, n_cards, steps)
+    assume(not s.is_over)
+    d = list(s.dungeon)
+    nb = len(info.bottom)
+    unseen = d[: len(d) - nb]
+    shuffler.shuffle(unseen)
+    other = InfoState.from_state(s.with_dungeon(unseen + d[len(d) - nb:]), info.bottom)
+    assert other == info
+    assert ValuePolicy().evaluate(other) == POLICY.evaluate(info)
+    assert ValuePolicy().choose(other) == POLICY.choose(info)
+
+
+@given(st.integers(0, 2**32), st.integers(1, 30), st.randoms(use_true_random=False))
+@settings(max_examples=8, deadline=None)
+def test_same_seen_cards_same_decisions_in_full_games(seed: int, cut: int,
+                                                      shuffler: random.Random) -> None:
+    """Two full deals that agree on every card seen up to some moment: the policy plays the
+    same actions until what it sees differs."""
+    s = sc.new_game(seed=seed)
+    info = InfoState.initial(s)
+    for _ in range(cut):
+        if s.is_over:
+            break
+        a, _ = POLICY.choose(info)
+        s2 = sc.apply(s, a)
+        info, s = observe(info, a, s2), s2
+    assume(not s.is_over)
+    unseen = list(s.dungeon)[: len(s.dungeon) - len(info.bottom)]
+    deck = list(sc.deal(seed))
+    slots = sorted(deck.index(c) for c in unseen)
+    shuffler.shuffle(unseen)
+    for i, c in zip(slots, unseen, strict=True):
+        deck[i] = c
+
+    def decisions(start: State) -> list[tuple[InfoState, sc.Action]]:
+        out, st_, inf = [], start, InfoState.initial(start)
+        player = ValuePolicy()
+        while not st_.is_over:
+            act, _ = player.choose(inf)
+            out.append((inf, act))
+            nxt = sc.apply(st_, act)
+            inf, st_ = observe(inf, act, nxt), nxt
+        return out
+
+    one, two = decisions(sc.new_game(seed=seed)), decisions(sc.new_game(deck=deck))
+    shared = 0
+    for (i1, a1), (i2, a2) in zip(one, two, strict=False):
+        if i1 != i2:
+            break
+        assert a1 == a2, i1.to_text()
+        shared += 1
+    assert shared >= min(cut, len(one))
+
+
+@pytest.mark.parametrize("variant", ["classic", "hard", "easy"])
+def test_plays_legal_games_to_the_end(variant: str) -> None:
+    agent = make_agent("value")
+    for seed in (1_000_000, 1_000_001):
+        g = play_with(agent, seed, variant)
+        end = sc.play_line(sc.new_game(seed=seed, variant=variant), g.line)
+        assert end.is_over and end.score == g.score and end.won == g.won
+
+
+def test_options_are_checked() -> None:
+    assert make_agent("value", samples=8, utility="win").samples == 8  # type: ignore[attr-defined]
+    with pytest.raises(SolverError, match="samples 0 must be"):
+        make_agent("value", samples=0)
+    with pytest.raises(SolverError, match="utility 'lose' must be one of bonus, win"):
+        make_agent("value", utility="lose")
+    with pytest.raises(SolverError, match=r"unknown options \['depth'\] of the value policy"):
+        make_agent("value", depth=2)
+
+
+def test_eval_command_plays_the_policy(capsys: pytest.CaptureFixture[str]) -> None:
+    from scoundrel_solver.cli.eval import main
+
+    assert main(["--agent", "value", "--seeds", "0:3", "--json", "--quiet"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["agent"] == "value" and report["games"] == 3
+    assert main(["--agent", "value", "--budget", "5", "--seeds", "0:1", "--quiet"]) == 2
+    assert "--budget" in capsys.readouterr().err
