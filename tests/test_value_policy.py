@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -187,6 +188,17 @@ def test_options_are_checked() -> None:
         make_agent("value", utility="lose")
     with pytest.raises(SolverError, match=r"unknown options \['depth'\] of the value policy"):
         make_agent("value", depth=2)
+    with pytest.raises(SolverError, match=r"cannot read value model 'nowhere\.json'"):
+        make_agent("value", model="nowhere.json")
+    with pytest.raises(SolverError, match="model 3 must be a ValueModel"):
+        make_agent("value", model=3)
+
+
+def test_a_model_file_is_played(tmp_path: Path) -> None:
+    path = tmp_path / "model.json"
+    POLICY.model.save(path)
+    info = InfoState.initial(sc.new_game(seed=1_000_000))
+    assert ValuePolicy(model=str(path)).evaluate(info) == POLICY.evaluate(info)
 
 
 def test_eval_command_plays_the_policy(capsys: pytest.CaptureFixture[str]) -> None:

@@ -61,8 +61,8 @@ FAIR_OPTIONS = {"node_budget": "node_budget", "max_depth": "max_depth",
 def make_agent(name: str, **opts: Any) -> Agent:
     """``fair`` (options ``FAIR_OPTIONS``: every variant's config changed the same way),
     ``pimc`` (options of :class:`~.pimc.PimcAgent`: samples, max_nodes, seed), ``value``
-    (the one-ply learned policy, options of :class:`~.value.policy.ValuePolicy`: samples,
-    utility), ``greedy`` or ``random``.
+    (the one-ply learned policy, options of :class:`~.value.policy.ValuePolicy`: model,
+    samples, utility), ``greedy`` or ``random``.
 
     >>> make_agent("fair", node_budget=1000).config_for(sc.InfoState.from_text(
     ...     "hard/strict health=20 weapon=- last=- potion=0 resolved=0 fled=0 "
@@ -82,10 +82,10 @@ def make_agent(name: str, **opts: Any) -> Agent:
     if name == "value":
         from .value.policy import ValuePolicy
 
-        unknown = sorted(set(opts) - {"samples", "utility"})
+        unknown = sorted(set(opts) - {"model", "samples", "utility"})
         if unknown:
             raise SolverError(f"unknown options {unknown} of the value policy; "
-                              "known: samples, utility")
+                              "known: model, samples, utility")
         return ValuePolicy(**opts)
     if name not in ("greedy", "random"):
         raise SolverError(f"unknown agent {name!r}; known: fair, pimc, value, greedy, random")

@@ -39,6 +39,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import Final
 
 import numpy as np
@@ -50,7 +51,7 @@ from scoundrel_core.info import ChanceNode, InfoState
 from ...errors import SolverError
 from ..config import agent_config
 from .features import FEATURES, NKINDS, features_of
-from .model import ValueModel
+from .model import ValueModel, load_model
 
 __all__ = [
     "EXACT_DEALS", "MAX_SAMPLES", "SAMPLES", "UTILITIES", "PolicyValue", "ValuePolicy",
@@ -210,12 +211,13 @@ def dealt_rows_slow(node: ChanceNode, counts: np.ndarray) -> np.ndarray:
 class ValuePolicy:
     """The one-ply learned policy (an :class:`~..protocol.Agent`).
 
-    ``model`` is the learned value (default: the one shipped with the classic/strict
+    ``model`` is the learned value, or the path of a model file
+    (:func:`~.model.load_model`; default: the model shipped with the classic/strict
     shown chance), ``samples`` the deals drawn where they are too many to enumerate
     (1..:data:`MAX_SAMPLES`), ``utility`` one of :data:`UTILITIES`.
     """
 
-    def __init__(self, model: ValueModel | None = None, samples: int = SAMPLES,
+    def __init__(self, model: ValueModel | str | Path | None = None, samples: int = SAMPLES,
                  utility: str = "bonus") -> None:
         if isinstance(samples, bool) or not isinstance(samples, int) \
                 or not 1 <= samples <= MAX_SAMPLES:
@@ -227,6 +229,10 @@ class ValuePolicy:
             from .shown import shipped_shown
 
             model = shipped_shown("classic/strict").model
+        elif isinstance(model, (str, Path)):
+            model = load_model(model)
+        elif not isinstance(model, ValueModel):
+            raise SolverError(f"model {model!r:.40} must be a ValueModel or a model file's path")
         self.model = model
         self.samples = samples
         self.utility = utility
