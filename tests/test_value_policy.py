@@ -209,3 +209,25 @@ def test_eval_command_plays_the_policy(capsys: pytest.CaptureFixture[str]) -> No
     assert report["agent"] == "value" and report["games"] == 3
     assert main(["--agent", "value", "--budget", "5", "--seeds", "0:1", "--quiet"]) == 2
     assert "--budget" in capsys.readouterr().err
+
+
+def test_fit_on_own_games_refits_a_tiny_model() -> None:
+    """A round of the policy's own games and a tiny fit: a model that the policy plays,
+    recording its rounds; the evaluation seeds and unbounded work are refused."""
+    pytest.importorskip("sklearn")
+    from scoundrel_solver.fair.value.policy import fit_on_own_games, own_games
+
+    x, won, score, game = own_games(POLICY, range(1_000_000, 1_000_002))
+    assert x.shape == (len(won), len(POLICY.model.mean)) and set(game) == {1_000_000, 1_000_001}
+    first = game == 1_000_000
+    assert (score[first] == score[first][0]).all()
+    won = np.where(first, 1.0, 0.0)  # outcomes of both kinds, whatever the games were
+    [model] = fit_on_own_games((x, won, score, game), 1, 2, hidden=(4,), max_iter=2,
+                               patience=1)
+    assert model.fit["policy_rounds"] == 1 and model.fit["policy_seeds"] == "2000000-2000001"
+    g = play_with(ValuePolicy(model), 1_000_000)
+    assert sc.play_line(sc.new_game(seed=1_000_000), g.line).score == g.score
+    with pytest.raises(SolverError, match="meet the evaluation seeds"):
+        fit_on_own_games((x, won, score, game), 1, 2, first_seed=9_999)
+    with pytest.raises(SolverError, match="rounds 0 and games 2"):
+        fit_on_own_games((x, won, score, game), 0, 2)

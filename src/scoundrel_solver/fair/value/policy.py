@@ -30,6 +30,10 @@ and the expected score only on ties.
 
 The policy sees only the information state: two deals that agree on every card
 seen so far get the same values and the same decisions.
+
+:func:`fit_on_own_games` fits a value for the policy on its own games as well as the
+fair agent's (fitted value iteration), since one ply asks the value about positions
+the fair agent never reaches.
 """
 
 from __future__ import annotations
@@ -54,8 +58,9 @@ from .features import FEATURES, NKINDS, features_of
 from .model import ValueModel, load_model
 
 __all__ = [
-    "EXACT_DEALS", "MAX_SAMPLES", "SAMPLES", "UTILITIES", "PolicyValue", "ValuePolicy",
-    "dealt_rows", "dealt_rows_slow",
+    "EXACT_DEALS", "MAX_GAMES", "MAX_ROUNDS", "MAX_SAMPLES", "SAMPLES", "UTILITIES",
+    "PolicyValue", "ValuePolicy", "dealt_rows", "dealt_rows_slow", "exact_expectation",
+    "fit_on_own_games", "own_games",
 ]
 
 SAMPLES: Final = 64
@@ -319,3 +324,80 @@ def exact_expectation(node: ChanceNode, model: ValueModel) -> tuple[float, float
         return w, s
 
     return walk(node, Fraction(1))
+
+
+# -- a value for the policy, fitted on its own games ------------------------------------------
+
+MAX_ROUNDS: Final = 100
+"""The most rounds of :func:`fit_on_own_games`."""
+MAX_GAMES: Final = 100_000
+"""The most games a round of :func:`fit_on_own_games` plays."""
+
+
+def own_games(policy: ValuePolicy, seeds: range, variant: str = "classic"
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every decision of the policy's games on ``seeds``: (features, won, final score, seed
+    of the game), one row a decision."""
+    import scoundrel_core as sc
+    from scoundrel_core.info import observe
+
+    xs: list[np.ndarray] = []
+    won: list[float] = []
+    score: list[float] = []
+    game: list[int] = []
+    for seed in seeds:
+        s = sc.new_game(seed=seed, variant=variant)
+        info = InfoState.initial(s)
+        rows = []
+        while not s.is_over:
+            rows.append(features_of(info))
+            a, _ = policy.choose(info)
+            nxt = sc.apply(s, a)
+            info, s = observe(info, a, nxt), nxt
+        assert s.score is not None
+        xs += rows
+        won += [float(s.won)] * len(rows)
+        score += [float(s.score)] * len(rows)
+        game += [seed] * len(rows)
+    x = np.array(xs, np.float64).reshape(-1, len(FEATURES))
+    return x, np.array(won), np.array(score), np.array(game, np.int64)
+
+
+def fit_on_own_games(
+    base: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], rounds: int, games: int, *,
+    first_seed: int = 2_000_000, variant: str = "classic", hidden: Sequence[int] = (64,),
+    alpha: float = 1.0, max_iter: int = 30, patience: int = 3, utility: str = "bonus",
+    model: ValueModel | None = None,
+) -> list[ValueModel]:
+    """Fitted value iteration of the policy on its own games: each round the policy of the
+    last model plays ``games`` new deals, and a model is fitted (:func:`.train.fit_arrays`)
+    on ``base`` (features, won, score, game: the fair agent's decisions, from
+    :func:`.train.load_examples`) and every round's decisions so far. The model of each
+    round, in order (the ``train`` extra: scikit-learn).
+
+    One ply asks the value about the positions that bad actions lead to, which the fair
+    agent's games never reach; the policy's own games hold them, with their outcomes."""
+    from .train import EVAL_SEEDS, fit_arrays
+
+    if not 1 <= rounds <= MAX_ROUNDS or not 1 <= games <= MAX_GAMES:
+        raise SolverError(f"rounds {rounds} and games {games}: 1..{MAX_ROUNDS} rounds of "
+                          f"1..{MAX_GAMES:,} games")
+    seeds = range(first_seed, first_seed + rounds * games)
+    if seeds.start < EVAL_SEEDS.stop and EVAL_SEEDS.start < seeds.stop:
+        raise SolverError(f"seeds {seeds.start}..{seeds.stop - 1} meet the evaluation seeds "
+                          f"{EVAL_SEEDS.start}..{EVAL_SEEDS.stop - 1}")
+    parts = [base]
+    policy = ValuePolicy(model, utility=utility)
+    out: list[ValueModel] = []
+    for r in range(rounds):
+        start = first_seed + r * games
+        parts.append(own_games(policy, range(start, start + games), variant))
+        x, won, score, game = (np.concatenate([p[i] for p in parts]) for i in range(4))
+        fitted = fit_arrays(x, won, score, hidden, groups=game, alpha=alpha,
+                            max_iter=max_iter, patience=patience,
+                            fit={"policy_rounds": r + 1, "policy_games": games,
+                                 "policy_seeds": f"{first_seed}-{start + games - 1}",
+                                 "base_rows": len(base[0])})
+        out.append(fitted)
+        policy = ValuePolicy(fitted, utility=utility)
+    return out
