@@ -37,8 +37,9 @@ class _Watched(FairAgent):
         self.last: list[ActionValue] = []
         self.seen: list[tuple[Action, list[ActionValue], InfoState]] = []
 
-    def evaluate(self, info: InfoState) -> list[ActionValue]:
-        self.last = super().evaluate(info)
+    def search_values(self, info: InfoState) -> list[ActionValue]:
+        # what choose() decides on (evaluate() calibrates the shown chance on top)
+        self.last = super().search_values(info)
         return self.last
 
     def choose(self, info: InfoState) -> tuple[Action, bool]:

@@ -1,7 +1,7 @@
 """docs/value.md's tables, from the decisions and the model in data/.
 
-    python scripts/value_tables.py           # rewrite both blocks
-    python scripts/value_tables.py --check   # exit 1 if either is stale
+    python scripts/value_tables.py           # rewrite the blocks and the figure
+    python scripts/value_tables.py --check   # exit 1 if a block is stale
 
 Between ``<!-- calibration-table: start -->`` and ``<!-- calibration-table: end -->``:
 ``scoundrel-value calibration data/value-decisions-eval.parquet`` (the shown
@@ -12,8 +12,10 @@ record of its fit. Between ``<!-- shown-table: start -->`` and ``<!-- shown-tabl
 end -->``: the same with ``--shown`` and the shipped calibration (the chances a player
 is shown on the same decisions). The README's line on the shown chance, between
 ``<!-- calibration-line: start -->`` and ``<!-- calibration-line: end -->``, comes
-from the same figures. ``tests/test_value_tables.py`` fails when a block differs from
-what this script writes.
+from the same figures. The reliability figure, ``docs/img/value-reliability.png``, is
+:func:`~scoundrel_solver.fair.value.calibration.plot_reliability` of the same report
+(written, not checked: its pixels are matplotlib's). ``tests/test_value_tables.py``
+fails when a block differs from what this script writes.
 """
 
 from __future__ import annotations
@@ -27,9 +29,19 @@ from scoundrel_solver.fair.value.calibration import calibration_report, format_r
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "value.md"
 README = ROOT / "README.md"
+FIGURE = ROOT / "docs" / "img" / "value-reliability.png"
 EVAL = ROOT / "data" / "value-decisions-eval.parquet"
 MODEL = ROOT / "data" / "value-model.json"
 SHOWN = ROOT / "src" / "scoundrel_solver" / "fair" / "value" / "shown-classic-strict.json"
+
+
+def figure() -> None:
+    """Write the reliability figure of the held-out decisions (search, learned, shown)."""
+    from scoundrel_solver.fair.value.calibration import plot_reliability
+
+    report = calibration_report(EVAL, bins=10, model=MODEL, shown=SHOWN)
+    fig = plot_reliability(report)
+    fig.savefig(FIGURE, dpi=90, metadata={"Software": None})
 
 
 def blocks() -> dict[str, str]:
@@ -103,6 +115,8 @@ def main(argv: list[str] | None = None) -> int:
             stale.append(page)
             if not args.check:
                 page.write_text(new)
+    if not args.check:
+        figure()
     if args.check and stale:
         print(f"{', '.join(map(str, stale))} stale: run python scripts/value_tables.py",
               file=sys.stderr)

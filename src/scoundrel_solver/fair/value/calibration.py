@@ -26,7 +26,7 @@ import numpy as np
 from ...errors import SolverError
 
 __all__ = ["MAX_BINS", "PHASES", "calibration_report", "ece", "format_report", "log_loss",
-           "reliability"]
+           "plot_reliability", "reliability"]
 
 MAX_BINS: Final = 100
 """The most bins a report may ask for."""
@@ -182,3 +182,46 @@ def format_report(report: dict[str, Any]) -> str:
     if "calibrated" in report:
         lines = [*lines, *_table("shown", report["calibrated"]["lines"], header=False)]
     return "\n".join([head, "", *lines])
+
+
+_PHASE_TITLES: Final = {"open": "more than 30 unseen", "middle": "13-30 unseen",
+                        "end": "12 or fewer unseen"}
+
+
+PLOT_MIN_ROWS = 50  # below this a bin's share won swings by more than 7 points
+
+
+def plot_reliability(report: dict[str, Any]) -> Any:
+    """A reliability figure of a report (:func:`calibration_report`): per phase, the
+    share of games won against the chance shown, bin by bin, for the search's chances,
+    and for the learned value's and the calibrated shown chances where the report has
+    them; the diagonal is a calibrated forecast. A bin of fewer than ``PLOT_MIN_ROWS``
+    decisions is left out: its share won is mostly noise. Needs matplotlib (the
+    ``notebooks`` extra); returns the figure."""
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as err:
+        raise SolverError(f"a reliability figure needs matplotlib: {err}") from None
+    series = [("search's chance", report["shown"], "o--")]
+    if "model" in report:
+        series.append(("learned value", report["model"]["lines"], "^:"))
+    if "calibrated" in report:
+        series.append(("shown (calibrated)", report["calibrated"]["lines"], "s-"))
+    fig, axes = plt.subplots(1, len(PHASES), figsize=(12, 4), sharey=True)
+    for ax, ph in zip(axes, PHASES, strict=True):
+        for name, lines, style in series:
+            rel = [r for r in lines[ph]["reliability"] if r["rows"] >= PLOT_MIN_ROWS]
+            ax.plot([100 * r["shown"] for r in rel], [100 * r["won"] for r in rel], style,
+                    ms=4, label=f"{name}: ECE {lines[ph]['ece']:.1f}")
+        ax.plot([0, 100], [0, 100], color="grey", lw=0.8)
+        ax.set_xlim(0, 100)
+        ax.set_ylim(0, 100)
+        ax.set_xlabel("chance shown (%)")
+        ax.set_title(f"{_PHASE_TITLES[ph]} ({lines[ph]['rows']:,} decisions)")
+        ax.legend(fontsize=7, loc="upper left")
+    axes[0].set_ylabel("games won (%)")
+    fig.suptitle(f"Shown chance against outcome: {report['games']:,} games of "
+                 f"{', '.join(report['variants'])}, seeds {report['seeds'][0]}-"
+                 f"{report['seeds'][1]} (bins of {PLOT_MIN_ROWS} decisions or more)")
+    fig.tight_layout()
+    return fig
