@@ -231,3 +231,107 @@ def test_fit_on_own_games_refits_a_tiny_model() -> None:
         fit_on_own_games((x, won, score, game), 1, 2, first_seed=9_999)
     with pytest.raises(SolverError, match="rounds 0 and games 2"):
         fit_on_own_games((x, won, score, game), 0, 2)
+
+
+# -- the value fitted on the policy's positions, the search as teacher ---------------------
+
+
+class _Teacher:
+    """A stand-in for the fair agent's search (cheap): every action worth its id."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def search_values(self, info: InfoState) -> list[object]:
+        from scoundrel_solver.fair.agent import ActionValue
+
+        self.asked += 1
+        n = len(info.legal_actions())
+        return [ActionValue(a, float(i) + 400 * (i + 1) / n, (i + 1) / n, float(i), False)
+                for i, a in enumerate(info.legal_actions())]
+
+
+def test_policy_positions_are_decision_states_after_the_policys_actions() -> None:
+    """One position a decision of the policy's game, none over, the same for the same
+    generator; the evaluation seeds are refused as training deals."""
+    from scoundrel_solver.fair.value.policy_fit import label_games, policy_positions
+
+    def choose(info: InfoState) -> sc.Action:
+        return POLICY.choose(info)[0]
+
+    game = play_with(POLICY, 1_000_003)
+    a = policy_positions(choose, 1_000_003, "classic", np.random.default_rng(1))
+    b = policy_positions(choose, 1_000_003, "classic", np.random.default_rng(1))
+    assert [i.to_text() for i in a] == [i.to_text() for i in b]
+    assert 0 < len(a) <= len(game.actions)
+    assert all(isinstance(i, InfoState) and not i.is_over for i in a)
+    with pytest.raises(SolverError, match="evaluation seed"):
+        label_games(choose, [5], "classic", "/nonexistent/labels.jsonl", agent=_Teacher())
+
+
+def test_search_label_is_the_value_of_the_agents_choice() -> None:
+    """The teacher's label is the win chance and expected score of the action the fair
+    agent plays (its ``choose``), from its search's values."""
+    from scoundrel_solver.fair.agent import FairAgent
+    from scoundrel_solver.fair.value.policy_fit import search_label
+
+    s = sc.new_game(seed=1_000_004)
+    info = InfoState.initial(s)
+    for _ in range(30):  # the endgame: a cheap search
+        a, _ = POLICY.choose(info)
+        nxt = sc.apply(s, a)
+        if nxt.is_over:
+            break
+        info, s = observe(info, a, nxt), nxt
+    agent = FairAgent()
+    win, score = search_label(agent, info)
+    chosen, _ = agent.choose(info)
+    rows = {v.action: v for v in agent.search_values(info)}
+    if not agent.in_endgame(info):
+        assert (win, score) == (rows[chosen].searched_win_chance, rows[chosen].expected_score)
+    assert 0.0 <= win <= 1.0 and (win, score) in {(v.searched_win_chance, v.expected_score)
+                                                  for v in rows.values()}
+
+
+def test_label_games_appends_and_resumes(tmp_path: Path) -> None:
+    """One line a game with every position labelled by the teacher; a rerun labels nothing
+    again; the file reads back as arrays of the model's width."""
+    from scoundrel_solver.fair.value.policy_fit import label_games, labels_in
+
+    out = tmp_path / "labels.jsonl"
+    teacher = _Teacher()
+    choose = lambda info: POLICY.choose(info)[0]  # noqa: E731
+    assert label_games(choose, [1_000_005, 1_000_006], "classic", out, agent=teacher) == 2
+    assert label_games(choose, [1_000_005, 1_000_006], "classic", out, agent=teacher) == 0
+    x, win, score, game = labels_in([out])
+    assert x.shape == (teacher.asked, len(POLICY.model.mean)) == (len(win), x.shape[1])
+    assert set(game) == {1_000_005, 1_000_006} and len(score) == len(win)
+    assert ((win > 0) & (win <= 1)).all()  # the teacher's best: its last action, (n)/n
+    assert (win == 1.0).all() and (score >= 0).all()
+    out.write_text('{"format": "other"}\n')
+    with pytest.raises(SolverError, match="not a line of"):
+        labels_in([out])
+
+
+def test_fit_soft_learns_soft_win_chances() -> None:
+    """A tiny fit on soft targets: held-out chances follow the targets, the model is played
+    by the policy, its record names the teacher; bad inputs are refused."""
+    pytest.importorskip("sklearn")
+    from scoundrel_solver.fair.value.policy import own_games
+    from scoundrel_solver.fair.value.policy_fit import fit_soft
+
+    x, _, score, game = own_games(POLICY, range(1_000_000, 1_000_004))
+    p = np.clip(x[:, 0] / 20.0, 0.0, 1.0)  # the chance grows with health
+    model = fit_soft(x, p, score, game, (8,), alpha=1e-4, max_iter=60, patience=60,
+                     learning_rate=1e-2)
+    got = model.win(x)
+    assert np.corrcoef(got, p)[0, 1] > 0.9
+    assert model.fit["targets"].startswith("search values") and model.fit["rows"] == len(x)
+    g = play_with(ValuePolicy(model), 1_000_000)
+    assert sc.play_line(sc.new_game(seed=1_000_000), g.line).score == g.score
+    with pytest.raises(SolverError, match=r"0\.\.1"):
+        fit_soft(x, p + 1.0, score, game, (4,))
+    with pytest.raises(SolverError, match="hidden layers"):
+        fit_soft(x, p, score, game, (0,))
+    with pytest.raises(SolverError, match="max_iter"):
+        fit_soft(x, p, score, game, (4,), max_iter=0)
