@@ -6,10 +6,11 @@
 
 Round 0 fits the value (``scoundrel_solver.fair.value.policy_fit.fit_soft``) on the fair
 agent's own decisions (``data/value-decisions-train.parquet``) labelled by its search's
-values. Each later round plays the policy of the last model on ``--games`` new training
-deals (seeds from 1,100,000: a block per round), labels one position per decision with
-the fair agent's search (``label_games``) and refits on the fair agent's decisions and every
-round's labels so far. Every model is measured on the same training-range deals
+values (each decision and the decision states one action away inside its room). Each
+later round plays the policy of the last model on ``--games`` new training deals (seeds
+from 1,100,000: a block per round), labels its positions with the fair agent's search
+(``label_games``: every decision and its room's children) and refits on the fair agent's
+decisions and every round's labels so far. Every model is measured on the same training-range deals
 (``--measure``, seeds 1,900,000 and up by default), and its figures appended to
 ``figures.jsonl`` in the output directory. Every step is resumable: a rerun skips the
 games, models and figures already written.
@@ -94,9 +95,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--measure", type=int, default=500, help="measured deals (default 500)")
     p.add_argument("--hidden", default="64", help="hidden widths, comma-separated")
     p.add_argument("--alpha", type=float, default=1.0)
-    p.add_argument("--max-iter", type=int, default=30)
+    p.add_argument("--max-iter", type=int, default=20)
+    p.add_argument("--batch", type=int, default=500, help="rows a gradient step")
     p.add_argument("--base", type=Path, default=BASE,
                    help="the fair agent's decisions (Parquet; default %(default)s)")
+    p.add_argument("--base-games", type=int, default=0,
+                   help="fit on the first N games of the base only (0: all)")
     p.add_argument("--ship", action="store_true", help="copy the best model to the package")
     args = p.parse_args(argv)
     if not 0 <= args.rounds <= 20 or not 1 <= args.games <= 10_000 \
@@ -129,7 +133,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         base = base_labels([args.base])
         np.savez(base_cache, x=base[0], win=base[1], score=base[2], game=base[3])
-    log(f"base: {len(base[0]):,} decisions of the fair agent")
+    if args.base_games:
+        keep = np.isin(base[3], np.unique(base[3])[: args.base_games])
+        base = (base[0][keep], base[1][keep], base[2][keep], base[3][keep])
+    log(f"base: {len(base[0]):,} positions of the fair agent's games")
     seeds_measured = range(MEASURE, MEASURE + args.measure)
     model: ValueModel | None = None
     for r in range(args.rounds + 1):
@@ -149,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
             x, win, score, game = (np.concatenate([q[i] for q in parts]) for i in range(4))
             t = time.time()
             model = fit_soft(x, win, score, game, hidden, alpha=args.alpha,
-                             max_iter=args.max_iter,
+                             max_iter=args.max_iter, batch_size=args.batch,
                              fit={**stamp, "round": r, "base": str(args.base),
                                   "base_rows": len(base[0]), "policy_rows": len(x) - len(base[0]),
                                   "policy_games": r * args.games,

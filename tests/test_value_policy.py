@@ -251,46 +251,52 @@ class _Teacher:
                 for i, a in enumerate(info.legal_actions())]
 
 
-def test_policy_positions_are_decision_states_after_the_policys_actions() -> None:
-    """One position a decision of the policy's game, none over, the same for the same
-    generator; the evaluation seeds are refused as training deals."""
+def test_policy_positions_are_the_policys_decisions() -> None:
+    """The decision states of the policy's game, one an action it played; the evaluation
+    seeds are refused as training deals."""
     from scoundrel_solver.fair.value.policy_fit import label_games, policy_positions
 
     def choose(info: InfoState) -> sc.Action:
         return POLICY.choose(info)[0]
 
     game = play_with(POLICY, 1_000_003)
-    a = policy_positions(choose, 1_000_003, "classic", np.random.default_rng(1))
-    b = policy_positions(choose, 1_000_003, "classic", np.random.default_rng(1))
-    assert [i.to_text() for i in a] == [i.to_text() for i in b]
-    assert 0 < len(a) <= len(game.actions)
-    assert all(isinstance(i, InfoState) and not i.is_over for i in a)
+    infos = policy_positions(choose, 1_000_003, "classic")
+    assert len(infos) == len(game.actions)
+    assert [str(choose(i)) for i in infos] == list(game.actions)
     with pytest.raises(SolverError, match="evaluation seed"):
         label_games(choose, [5], "classic", "/nonexistent/labels.jsonl", agent=_Teacher())
 
 
-def test_search_label_is_the_value_of_the_agents_choice() -> None:
-    """The teacher's label is the win chance and expected score of the action the fair
-    agent plays (its ``choose``), from its search's values."""
+def test_search_labels_are_the_searchs_values() -> None:
+    """One search labels the decision (the values of the action the fair agent plays, its
+    ``choose``) and each decision state one action away inside the room (that action's
+    values)."""
     from scoundrel_solver.fair.agent import FairAgent
-    from scoundrel_solver.fair.value.policy_fit import search_label
+    from scoundrel_solver.fair.value.policy_fit import search_labels
 
+    agent = FairAgent()
     s = sc.new_game(seed=1_000_004)
     info = InfoState.initial(s)
-    for _ in range(30):  # the endgame: a cheap search
+    seen = 0
+    while not s.is_over and seen < 3:
         a, _ = POLICY.choose(info)
         nxt = sc.apply(s, a)
-        if nxt.is_over:
-            break
         info, s = observe(info, a, nxt), nxt
-    agent = FairAgent()
-    win, score = search_label(agent, info)
-    chosen, _ = agent.choose(info)
-    rows = {v.action: v for v in agent.search_values(info)}
-    if not agent.in_endgame(info):
-        assert (win, score) == (rows[chosen].searched_win_chance, rows[chosen].expected_score)
-    assert 0.0 <= win <= 1.0 and (win, score) in {(v.searched_win_chance, v.expected_score)
-                                                  for v in rows.values()}
+        if s.is_over or len(info.unseen) > 30:
+            continue
+        labels = search_labels(agent, info)
+        values = {v.action: v for v in agent.search_values(info)}
+        assert labels[0][0] is info
+        if not agent.in_endgame(info):
+            chosen = values[agent.choose(info)[0]]
+            assert labels[0][1:] == (chosen.searched_win_chance, chosen.expected_score)
+        children = {info.apply(a).to_text(): v for a, v in values.items()
+                    if isinstance(info.apply(a), InfoState)}
+        for child, win, score in labels[1:]:
+            v = children[child.to_text()]
+            assert (win, score) == (v.searched_win_chance, v.expected_score)
+            assert not child.is_over
+        seen += 1
 
 
 def test_label_games_appends_and_resumes(tmp_path: Path) -> None:
@@ -304,10 +310,10 @@ def test_label_games_appends_and_resumes(tmp_path: Path) -> None:
     assert label_games(choose, [1_000_005, 1_000_006], "classic", out, agent=teacher) == 2
     assert label_games(choose, [1_000_005, 1_000_006], "classic", out, agent=teacher) == 0
     x, win, score, game = labels_in([out])
-    assert x.shape == (teacher.asked, len(POLICY.model.mean)) == (len(win), x.shape[1])
+    assert teacher.asked == sum(len(play_with(POLICY, g).actions) for g in (1_000_005, 1_000_006))
+    assert x.shape == (len(win), len(POLICY.model.mean)) and len(win) > teacher.asked
     assert set(game) == {1_000_005, 1_000_006} and len(score) == len(win)
-    assert ((win > 0) & (win <= 1)).all()  # the teacher's best: its last action, (n)/n
-    assert (win == 1.0).all() and (score >= 0).all()
+    assert ((win > 0) & (win <= 1)).all() and (score >= 0).all()
     out.write_text('{"format": "other"}\n')
     with pytest.raises(SolverError, match="not a line of"):
         labels_in([out])
@@ -335,3 +341,29 @@ def test_fit_soft_learns_soft_win_chances() -> None:
         fit_soft(x, p, score, game, (0,))
     with pytest.raises(SolverError, match="max_iter"):
         fit_soft(x, p, score, game, (4,), max_iter=0)
+
+
+def test_base_labels_replay_the_agents_games(tmp_path: Path) -> None:
+    """The fair agent's decisions with their search values, and the room's children of
+    each with the values of the action that leads there; a game that leaves its rows is
+    refused."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    from scoundrel_solver.fair.value.policy_fit import base_labels
+
+    table = pq.read_table(Path(__file__).parents[1] / "data" / "value-decisions-train.parquet")
+    rows = table.slice(0, 200).to_pylist()
+    seeds = sorted({r["seed"] for r in rows})[:2]
+    rows = [r for r in rows if r["seed"] in seeds]
+    path = tmp_path / "d.parquet"
+    pq.write_table(table.from_pylist(rows, schema=table.schema), path)
+    x, win, _, game = base_labels([path], children=False)
+    assert len(x) == len(rows) and win.tolist() == [r["win_chance"] for r in rows]
+    x2, win2, _, game2 = base_labels([path])
+    assert len(x2) > len(x) and set(game2) == set(seeds)
+    assert ((win2 >= 0) & (win2 <= 1)).all()
+    first = int((game == seeds[0]).sum())  # the first game's decisions, then their children
+    assert np.array_equal(x2[:first], x[:first]) and (game2[:first] == seeds[0]).all()
+    rows[1] = {**rows[1], "health": rows[1]["health"] - 1}
+    pq.write_table(table.from_pylist(rows, schema=table.schema), path)
+    with pytest.raises(SolverError, match="leaves its row"):
+        base_labels([path])

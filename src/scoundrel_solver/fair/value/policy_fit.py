@@ -4,11 +4,11 @@ The shipped learned value was fitted on the positions the fair agent reaches.
 One ply asks it about every position an action leads to, bad ones included, which
 the agent never visits: there the model extrapolates. This module fits a value on
 the policy's own positions (dataset aggregation, DAgger-style): each round the
-policy of the last round's model plays training deals, every decision yields one
-position that the policy evaluated (the decision state after one of its legal
-actions, picked at random, a dealt room drawn at random where the action ends the
-room), and the fair agent's search labels it with its value there, the chance of
-winning and expected score of the action it would play (:func:`search_label`).
+policy of the last round's model plays training deals and the fair agent's search
+labels every decision it reaches, and every position one action away inside the
+room (those the policy evaluates), with the search's values
+(:func:`search_labels`): the chance of winning and expected score of the action the
+agent would play, one search a decision.
 The model is refitted on every round's labels so far and on the fair agent's own
 decisions labelled the same way (the chosen action's values in the decisions
 file), so that every target comes from one teacher.
@@ -34,7 +34,7 @@ from typing import Any, Final
 import numpy as np
 
 import scoundrel_core as sc
-from scoundrel_core.info import ChanceNode, InfoState, observe
+from scoundrel_core.info import InfoState, observe
 
 from ...errors import SolverError
 from ...runs.jsonl import LineAppender, read_json_lines
@@ -43,7 +43,7 @@ from .model import MAX_LAYER, MAX_LAYERS, ValueModel
 
 __all__ = [
     "FORMAT", "MAX_GAMES", "base_labels", "fit_soft", "label_games", "labels_in",
-    "policy_positions", "search_label",
+    "policy_positions", "search_labels",
 ]
 
 FORMAT: Final = "scoundrel-policy-labels/1"
@@ -62,22 +62,9 @@ def _check_seeds(seeds: Iterable[int]) -> None:
                               f"{EVAL_SEEDS.stop - 1}): never train on those")
 
 
-def _dealt(after: InfoState | ChanceNode, rng: np.random.Generator) -> InfoState:
-    """The decision state after ``after``: a chance node's cards drawn at random, each
-    with its probability (the known bottom, once the unseen cards are gone)."""
-    cur = after
-    while isinstance(cur, ChanceNode):
-        outcomes = cur.exact_outcomes()
-        p = np.array([float(q) for _, q in outcomes])
-        cur = cur.draw(outcomes[int(rng.choice(len(outcomes), p=p / p.sum()))][0])
-    return cur
-
-
-def policy_positions(choose: Callable[[InfoState], sc.Action], seed: int, variant: str,
-                     rng: np.random.Generator) -> list[InfoState]:
-    """Play the deal ``seed`` with ``choose`` and return, per decision, the position after
-    one of its legal actions picked by ``rng`` (dealt by ``rng`` where the action ends the
-    room); positions where the game is over are left out (their values are known)."""
+def policy_positions(choose: Callable[[InfoState], sc.Action], seed: int, variant: str
+                     ) -> list[InfoState]:
+    """The decision states of the deal ``seed`` played by ``choose``, in order."""
     s = sc.new_game(seed=seed, variant=variant)
     info = InfoState.initial(s)
     out: list[InfoState] = []
@@ -85,25 +72,33 @@ def policy_positions(choose: Callable[[InfoState], sc.Action], seed: int, varian
         if len(out) >= _MAX_DECISIONS:
             raise SolverError(f"seed {seed} of {variant}: game not over after "
                               f"{_MAX_DECISIONS} decisions")
-        acts = info.legal_actions()
-        child = _dealt(info.apply(acts[int(rng.integers(len(acts)))]), rng)
-        if not child.is_over:
-            out.append(child)
+        out.append(info)
         a = choose(info)
         nxt = sc.apply(s, a)
         info, s = observe(info, a, nxt), nxt
     return out
 
 
-def search_label(agent: Any, info: InfoState) -> tuple[float, float]:
-    """The teacher's value of ``info``: the search's chance of winning and expected score
-    of the action the fair agent plays there (``agent`` a :class:`~..agent.FairAgent`)."""
+def search_labels(agent: Any, info: InfoState) -> list[tuple[InfoState, float, float]]:
+    """The teacher's values at ``info`` and at the positions one action away inside the
+    room, from one search (``agent`` a :class:`~..agent.FairAgent`): ``info`` is worth the
+    search's chance of winning and expected score of the action the agent plays there;
+    a decision state right after an action (the room not yet done, the game not over) is
+    worth that action's values, which the search computed as its play from that state.
+    An action that ends the room leads to a chance node, which is not a decision state:
+    it gets no row."""
     from ..agent import choice
 
-    best = choice(info, agent.search_values(info))
+    values = agent.search_values(info)
+    best = choice(info, values)
     if best is None:
         raise SolverError(f"no legal action in {info.to_text()}")
-    return best.searched_win_chance, best.expected_score
+    out = [(info, best.searched_win_chance, best.expected_score)]
+    for v in values:
+        after = info.apply(v.action)
+        if isinstance(after, InfoState) and not after.is_over:
+            out.append((after, v.searched_win_chance, v.expected_score))
+    return out
 
 
 def label_games(choose: Callable[[InfoState], sc.Action], seeds: Sequence[int], variant: str,
@@ -111,9 +106,9 @@ def label_games(choose: Callable[[InfoState], sc.Action], seeds: Sequence[int], 
                 stop: Callable[[], bool] = lambda: False,
                 progress: Callable[[int, int], None] | None = None) -> int:
     """Label the positions of the policy ``choose`` on every seed of ``seeds`` not yet in
-    ``out`` and append one line per game (its seed, round, and each position's features,
-    win chance and expected score). The generator of each game is seeded by its seed, so
-    a rerun labels the same positions. Returns the games written."""
+    ``out`` (:func:`search_labels` at every decision of its games) and append one line per
+    game: its seed, round, and each position's features, win chance and expected score.
+    Returns the games written."""
     from ..agent import FairAgent
 
     if len(seeds) > MAX_GAMES:
@@ -128,11 +123,9 @@ def label_games(choose: Callable[[InfoState], sc.Action], seeds: Sequence[int], 
                 break
             if seed in done:
                 continue
-            rng = np.random.default_rng([seed, round_])
-            rows = []
-            for info in policy_positions(choose, seed, variant, rng):
-                win, score = search_label(agent, info)
-                rows.append([*features_of(info).tolist(), win, score])
+            rows = [[*features_of(i).tolist(), win, score]
+                    for info in policy_positions(choose, seed, variant)
+                    for i, win, score in search_labels(agent, info)]
             file.append(json.dumps({"format": FORMAT, "seed": seed, "variant": variant,
                                     "round": round_, "rows": rows}, separators=(",", ":")))
             written += 1
@@ -167,27 +160,61 @@ def labels_in(paths: Sequence[str | Path]
     return a[:, :n], a[:, n], a[:, n + 1], np.array(games, np.int64)
 
 
-def base_labels(paths: Sequence[str | Path]
+def _room_children(game: list[dict[str, Any]]) -> list[tuple[np.ndarray, float, float]]:
+    """The decision states one action away inside the room from each decision of one game
+    of the fair agent (its rows of a decisions file, in order), with that action's search
+    values: the game is replayed from its seed, each decision checked against its row."""
+    first = game[0]
+    s = sc.new_game(seed=int(first["seed"]), variant=first["variant"])
+    info = InfoState.initial(s)
+    out: list[tuple[np.ndarray, float, float]] = []
+    for r in game:
+        if not np.array_equal(features_of(info), features_of_row(r, r["variant"])):
+            raise SolverError(f"seed {first['seed']} of {first['variant']}, decision "
+                              f"{r['decision']}: the replayed game leaves its row")
+        for text, win, score in zip(r["actions"], r["action_win_chances"],
+                                    r["action_expected_scores"], strict=True):
+            after = info.apply(sc.parse_action(info, text))
+            if isinstance(after, InfoState) and not after.is_over:
+                out.append((features_of(after), float(win), float(score)))
+        a = sc.parse_action(s, r["action"])
+        nxt = sc.apply(s, a)
+        info, s = observe(info, a, nxt), nxt
+    return out
+
+
+def base_labels(paths: Sequence[str | Path], children: bool = True
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(features, win chance, expected score, game) of the fair agent's decisions in
-    Parquet decisions files (:mod:`.selfplay`), labelled as :func:`search_label` labels:
-    the search's values of the action it played (the columns ``win_chance`` and
-    ``expected_score``); the game ids are the seeds."""
+    Parquet decisions files (:mod:`.selfplay`), labelled as :func:`search_labels` labels
+    them: the search's values of the action it played (the columns ``win_chance`` and
+    ``expected_score``) and, with ``children``, each decision state one action away
+    inside the room with that action's values (the games replayed from their seeds);
+    the game ids are the seeds."""
     import pyarrow.parquet as pq
 
     xs: list[np.ndarray] = []
     win: list[float] = []
     score: list[float] = []
     games: list[int] = []
+    by_game: dict[tuple[str, int], list[dict[str, Any]]] = {}
     for path in paths:
         for r in pq.read_table(path).to_pylist():
-            xs.append(features_of_row(r, r["variant"]))
-            win.append(float(r["win_chance"]))
-            score.append(float(r["expected_score"]))
-            games.append(int(r["seed"]))
-    if not xs:
+            by_game.setdefault((r["variant"], int(r["seed"])), []).append(r)
+    if not by_game:
         raise SolverError(f"no decisions in {', '.join(map(str, paths))}")
-    _check_seeds(sorted(set(games)))
+    _check_seeds(sorted({seed for _, seed in by_game}))
+    for (_, seed), rows in sorted(by_game.items()):
+        rows.sort(key=lambda r: int(r["decision"]))
+        found = [(features_of_row(r, r["variant"]), float(r["win_chance"]),
+                  float(r["expected_score"])) for r in rows]
+        if children:
+            found += _room_children(rows)
+        for x, w, sc_ in found:
+            xs.append(x)
+            win.append(w)
+            score.append(sc_)
+            games.append(seed)
     return np.stack(xs), np.array(win), np.array(score), np.array(games, np.int64)
 
 
@@ -219,8 +246,8 @@ def _epochs(net: Any, data: tuple[np.ndarray, np.ndarray, np.ndarray | None],
 
 def fit_soft(x: np.ndarray, win: np.ndarray, score: np.ndarray, groups: np.ndarray,
              hidden: Sequence[int] = (64,), *, alpha: float = 1.0, max_iter: int = 30,
-             patience: int = 3, learning_rate: float = 1e-3, seed: int = 0,
-             fit: dict[str, Any] | None = None) -> ValueModel:
+             patience: int = 3, learning_rate: float = 1e-3, batch_size: int = 200,
+             seed: int = 0, fit: dict[str, Any] | None = None) -> ValueModel:
     """Fit both networks on features ``x``, the teacher's chance of winning ``win`` (0..1,
     by log-loss on soft targets) and expected score ``score`` (squared error). A tenth of
     the games (``groups``) is held out; each network keeps its epoch of lowest held-out
@@ -245,8 +272,11 @@ def fit_soft(x: np.ndarray, win: np.ndarray, score: np.ndarray, groups: np.ndarr
     z = (x - mean) / scale
     s_mean, s_scale = float(score.mean()), float(score.std() or 1.0)
     train, val = _split(groups, seed)
+    if not 1 <= batch_size <= 100_000:
+        raise SolverError(f"batch_size {batch_size}: 1..100000 rows")
     common: dict[str, Any] = {"hidden_layer_sizes": tuple(hidden), "alpha": alpha,
-                              "random_state": seed, "learning_rate_init": learning_rate}
+                              "random_state": seed, "learning_rate_init": learning_rate,
+                              "batch_size": min(batch_size, int(train.sum()))}
     # soft targets as weighted copies: a row is won with weight p and lost with 1 - p
     zt, pt = z[train], win[train]
     zz = np.concatenate([zt, zt])
@@ -265,7 +295,8 @@ def fit_soft(x: np.ndarray, win: np.ndarray, score: np.ndarray, groups: np.ndarr
                         max_iter, patience)
     record = {**(fit or {}), "targets": "search values (soft win chance, expected score)",
               "hidden": list(hidden), "alpha": alpha, "max_iter": max_iter,
-              "patience": patience, "learning_rate": learning_rate, "random_state": seed,
+              "patience": patience, "learning_rate": learning_rate, "batch_size": batch_size,
+              "random_state": seed,
               "rows": len(x), "validation_rows": int(val.sum()),
               "validation_log_loss": win_fit["loss"],
               "validation_score_mse": score_fit["loss"] * s_scale**2,
