@@ -3,6 +3,7 @@
     python scripts/policy_value.py --out runs-dir                 # run (or resume) every round
     python scripts/policy_value.py --out runs-dir --rounds 3 --games 400
     python scripts/policy_value.py --out runs-dir --ship          # copy the best model in
+    python scripts/policy_value.py --out runs-dir --table         # the figures by round
 
 Round 0 fits the value (``scoundrel_solver.fair.value.policy_fit.fit_soft``) on the fair
 agent's own decisions (``data/value-decisions-train.parquet``) labelled by its search's
@@ -69,6 +70,18 @@ def measure(model: ValueModel, seeds: range) -> dict[str, Any]:
             "decisions_per_s": decisions / cpu}
 
 
+def table(figures: list[dict[str, Any]]) -> str:
+    """The figures of each round as a Markdown table."""
+    lines = ["| round | rows fitted | deals | won | win rate (95% Wilson) | mean score "
+             "| decisions per CPU s |", "|---:|---:|---|---:|---|---:|---:|"]
+    for f in sorted(figures, key=lambda f: f["round"]):
+        lines.append(f"| {f['round']} | {f['rows']:,} | {f['seeds']} | {f['wins']} | "
+                     f"{100 * f['win_rate']:.1f}% ({100 * f['win_low']:.1f}-"
+                     f"{100 * f['win_high']:.1f}%) | {f['mean_score']:.1f} | "
+                     f"{f['decisions_per_s']:,.0f} |")
+    return "\n".join(lines)
+
+
 def label_round(model: ValueModel, r: int, seeds: range, path: Path, stopping: list[int]
                 ) -> None:
     """Label the positions of the policy of ``model`` on ``seeds`` (resumable)."""
@@ -102,6 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--base-games", type=int, default=0,
                    help="fit on the first N games of the base only (0: all)")
     p.add_argument("--ship", action="store_true", help="copy the best model to the package")
+    p.add_argument("--table", action="store_true",
+                   help="print the figures of every round as a Markdown table")
     args = p.parse_args(argv)
     if not 0 <= args.rounds <= 20 or not 1 <= args.games <= 10_000 \
             or not 1 <= args.measure <= 10_000:
@@ -115,6 +130,9 @@ def main(argv: list[str] | None = None) -> int:
         for line in figures_path.read_text().splitlines():
             f = json.loads(line)
             figures[f["round"]] = f
+    if args.table:
+        print(table(list(figures.values())))
+        return 0
     if args.ship:
         best = max(figures.values(), key=lambda f: (f["wins"], -f["round"]))
         chosen = load_model(out / f"model-r{best['round']}.json")
