@@ -74,12 +74,50 @@ def table(figures: list[dict[str, Any]]) -> str:
     """The figures of each round as a Markdown table."""
     lines = ["| round | rows fitted | deals | won | win rate (95% Wilson) | mean score "
              "| decisions per CPU s |", "|---:|---:|---|---:|---|---:|---:|"]
-    for f in sorted(figures, key=lambda f: f["round"]):
+    for f in sorted(figures, key=lambda f: (f["round"] == "final", str(f["round"]))):
         lines.append(f"| {f['round']} | {f['rows']:,} | {f['seeds']} | {f['wins']} | "
                      f"{100 * f['win_rate']:.1f}% ({100 * f['win_low']:.1f}-"
                      f"{100 * f['win_high']:.1f}%) | {f['mean_score']:.1f} | "
                      f"{f['decisions_per_s']:,.0f} |")
     return "\n".join(lines)
+
+
+def seed_blocks(rounds: int, games: int) -> list[str]:
+    """The training seeds of the policy's games in the first ``rounds`` rounds."""
+    return [f"{FIRST_SEED + i * 10_000}-{FIRST_SEED + i * 10_000 + games - 1}"
+            for i in range(rounds)]
+
+
+def fit_round(key: int | str, path: Path,
+              parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
+              opts: dict[str, Any], record: dict[str, Any]) -> ValueModel:
+    """The model of one round: read from ``path`` if it was fitted, else fitted on ``parts``
+    (arrays of features, win, score, game) with ``opts`` (of ``fit_soft``) and written
+    there."""
+    if path.exists():
+        return load_model(path)
+    x, win, score, game = (np.concatenate([q[i] for q in parts]) for i in range(4))
+    t = time.time()
+    model = fit_soft(x, win, score, game, **opts,
+                     fit={**record, "policy_rows": len(x) - len(parts[0][0])})
+    model.save(path)
+    log(f"round {key}: fitted on {len(x):,} rows in {time.time() - t:.0f}s, epochs "
+        f"{model.fit['epochs']}, held-out log-loss {model.fit['validation_log_loss']:.4f}")
+    return model
+
+
+def report(key: int | str, model: ValueModel, figures: dict[Any, dict[str, Any]],
+           figures_path: Path, seeds: range) -> None:
+    """Measure the model (once: the figures file keeps it) and log its figures."""
+    if key not in figures:
+        f = {"round": key, "rows": model.fit.get("rows"), **measure(model, seeds)}
+        figures[key] = f
+        with figures_path.open("a") as file:
+            file.write(json.dumps(f) + "\n")
+    f = figures[key]
+    log(f"round {key}: {f['wins']}/{f['games']} won ({100 * f['win_low']:.1f}-"
+        f"{100 * f['win_high']:.1f}%), mean score {f['mean_score']:.1f}, "
+        f"{f['decisions_per_s']:.0f} decisions/s")
 
 
 def label_round(model: ValueModel, r: int, seeds: range, path: Path, stopping: list[int]
@@ -115,13 +153,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--base-games", type=int, default=0,
                    help="fit on the first N games of the base only (0: all)")
     p.add_argument("--ship", action="store_true", help="copy the best model to the package")
+    p.add_argument("--final-epochs", type=int, default=0,
+                   help="after the rounds, refit on the whole base and every label with "
+                        "this many epochs at most (0: no)")
     p.add_argument("--table", action="store_true",
                    help="print the figures of every round as a Markdown table")
     args = p.parse_args(argv)
     if not 0 <= args.rounds <= 20 or not 1 <= args.games <= 10_000 \
             or not 1 <= args.measure <= 10_000:
         p.error("--rounds 0..20, --games 1..10000, --measure 1..10000")
-    hidden = tuple(int(h) for h in args.hidden.split(","))
+    opts = {"hidden": tuple(int(h) for h in args.hidden.split(",")), "alpha": args.alpha,
+            "batch_size": args.batch, "patience": 3}
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     figures_path = out / "figures.jsonl"
@@ -134,8 +176,9 @@ def main(argv: list[str] | None = None) -> int:
         print(table(list(figures.values())))
         return 0
     if args.ship:
-        best = max(figures.values(), key=lambda f: (f["wins"], -f["round"]))
-        chosen = load_model(out / f"model-r{best['round']}.json")
+        best = max(figures.values(), key=lambda f: f["wins"])
+        name = "final" if best["round"] == "final" else f"r{best['round']}"
+        chosen = load_model(out / f"model-{name}.json")
         chosen.fit.update(script_provenance(__file__, argv if argv is not None else sys.argv[1:]))
         chosen.fit["measured"] = {k: best[k] for k in ("seeds", "wins", "games")}
         chosen.save(SHIPPED)
@@ -151,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         base = base_labels([args.base])
         np.savez(base_cache, x=base[0], win=base[1], score=base[2], game=base[3])
+    full_base = base
     if args.base_games:
         keep = np.isin(base[3], np.unique(base[3])[: args.base_games])
         base = (base[0][keep], base[1][keep], base[2][keep], base[3][keep])
@@ -167,32 +211,23 @@ def main(argv: list[str] | None = None) -> int:
             if stopping:
                 log("stopped")
                 return 1
-        if path.exists():
-            model = load_model(path)
-        else:
-            parts = [base, *(labels_in([f]) for f in labels)]
-            x, win, score, game = (np.concatenate([q[i] for q in parts]) for i in range(4))
-            t = time.time()
-            model = fit_soft(x, win, score, game, hidden, alpha=args.alpha,
-                             max_iter=args.max_iter, batch_size=args.batch,
-                             fit={**stamp, "round": r, "base": str(args.base),
-                                  "base_rows": len(base[0]), "policy_rows": len(x) - len(base[0]),
-                                  "policy_games": r * args.games,
-                                  "policy_seeds": [f"{FIRST_SEED + i * 10_000}-"
-                                                   f"{FIRST_SEED + i * 10_000 + args.games - 1}"
-                                                   for i in range(r)]})
-            model.save(path)
-            log(f"round {r}: fitted on {len(x):,} rows in {time.time() - t:.0f}s, epochs "
-                f"{model.fit['epochs']}, held-out log-loss {model.fit['validation_log_loss']:.4f}")
-        if r not in figures:
-            f = {"round": r, "rows": model.fit.get("rows"), **measure(model, seeds_measured)}
-            figures[r] = f
-            with figures_path.open("a") as file:
-                file.write(json.dumps(f) + "\n")
-        f = figures[r]
-        log(f"round {r}: {f['wins']}/{f['games']} won ({100 * f['win_low']:.1f}-"
-            f"{100 * f['win_high']:.1f}%), mean score {f['mean_score']:.1f}, "
-            f"{f['decisions_per_s']:.0f} decisions/s")
+        model = fit_round(r, path, [base, *(labels_in([f]) for f in labels)],
+                          {**opts, "max_iter": args.max_iter},
+                          {**stamp, "round": r, "base": str(args.base),
+                           "base_rows": len(base[0]), "policy_games": r * args.games,
+                           "policy_seeds": seed_blocks(r, args.games)})
+        report(r, model, figures, figures_path, seeds_measured)
+    if args.final_epochs:
+        # the last round's labels on the whole base, with more epochs
+        labels = [out / f"labels-r{i}.jsonl" for i in range(1, args.rounds + 1)]
+        model = fit_round("final", out / "model-final.json",
+                          [full_base, *(labels_in([f]) for f in labels)],
+                          {**opts, "max_iter": args.final_epochs, "patience": min(5, args.final_epochs)},
+                          {**stamp, "round": "final", "base": str(args.base),
+                           "base_rows": len(full_base[0]),
+                           "policy_games": args.rounds * args.games,
+                           "policy_seeds": seed_blocks(args.rounds, args.games)})
+        report("final", model, figures, figures_path, seeds_measured)
     return 0
 
 
