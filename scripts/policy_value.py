@@ -222,7 +222,8 @@ def main(argv: list[str] | None = None) -> int:
         labels = [out / f"labels-r{i}.jsonl" for i in range(1, args.rounds + 1)]
         model = fit_round("final", out / "model-final.json",
                           [full_base, *(labels_in([f]) for f in labels)],
-                          {**opts, "max_iter": args.final_epochs, "patience": min(5, args.final_epochs)},
+                          {**opts, "max_iter": args.final_epochs,
+                           "patience": min(5, args.final_epochs)},
                           {**stamp, "round": "final", "base": str(args.base),
                            "base_rows": len(full_base[0]),
                            "policy_games": args.rounds * args.games,
