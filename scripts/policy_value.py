@@ -47,6 +47,14 @@ FIRST_SEED = 1_100_000
 MEASURE = 1_900_000
 
 
+def shown(path: Path) -> str:
+    """``path`` relative to the repository when it lies in it."""
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
 def log(text: str) -> None:
     print(time.strftime("%H:%M:%S"), text, flush=True)
 
@@ -179,7 +187,8 @@ def main(argv: list[str] | None = None) -> int:
         best = max(figures.values(), key=lambda f: f["wins"])
         name = "final" if best["round"] == "final" else f"r{best['round']}"
         chosen = load_model(out / f"model-{name}.json")
-        chosen.fit.update(script_provenance(__file__, argv if argv is not None else sys.argv[1:]))
+        chosen.fit["shipped"] = script_provenance(__file__,
+                                                  argv if argv is not None else sys.argv[1:])
         chosen.fit["measured"] = {k: best[k] for k in ("seeds", "wins", "games")}
         chosen.save(SHIPPED)
         log(f"shipped round {best['round']}: {best['wins']}/{best['games']} to {SHIPPED}")
@@ -213,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
         model = fit_round(r, path, [base, *(labels_in([f]) for f in labels)],
                           {**opts, "max_iter": args.max_iter},
-                          {**stamp, "round": r, "base": str(args.base),
+                          {**stamp, "round": r, "base": shown(args.base),
                            "base_rows": len(base[0]), "policy_games": r * args.games,
                            "policy_seeds": seed_blocks(r, args.games)})
         report(r, model, figures, figures_path, seeds_measured)
@@ -224,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
                           [full_base, *(labels_in([f]) for f in labels)],
                           {**opts, "max_iter": args.final_epochs,
                            "patience": min(5, args.final_epochs)},
-                          {**stamp, "round": "final", "base": str(args.base),
+                          {**stamp, "round": "final", "base": shown(args.base),
                            "base_rows": len(full_base[0]),
                            "policy_games": args.rounds * args.games,
                            "policy_seeds": seed_blocks(args.rounds, args.games)})

@@ -2,7 +2,7 @@
 
 :class:`ValuePolicy` looks one action ahead and no deeper. For each legal action
 it takes the information state right after it and asks the learned value
-(:mod:`.model`, the one shipped with the shown chance) for its chance of winning
+(:mod:`.model`; by default its own, :data:`POLICY_MODEL`) for its chance of winning
 and expected final score:
 
 - an action that ends the game is worth its true outcome (won or lost, its score);
@@ -32,12 +32,14 @@ The policy sees only the information state: two deals that agree on every card
 seen so far get the same values and the same decisions.
 
 :func:`fit_on_own_games` fits a value for the policy on its own games as well as the
-fair agent's (fitted value iteration), since one ply asks the value about positions
-the fair agent never reaches.
+fair agent's (fitted value iteration on outcomes), since one ply asks the value about
+positions the fair agent never reaches; :mod:`.policy_fit` fits the one it plays by
+default (:data:`POLICY_MODEL`) on its positions with the fair agent's search as teacher.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 from collections.abc import Sequence
@@ -58,7 +60,8 @@ from .features import FEATURES, NKINDS, features_of
 from .model import ValueModel, load_model
 
 __all__ = [
-    "EXACT_DEALS", "MAX_GAMES", "MAX_ROUNDS", "MAX_SAMPLES", "SAMPLES", "UTILITIES",
+    "EXACT_DEALS", "MAX_GAMES", "MAX_ROUNDS", "MAX_SAMPLES", "POLICY_MODEL", "SAMPLES",
+    "UTILITIES",
     "PolicyValue", "ValuePolicy", "dealt_rows", "dealt_rows_slow", "exact_expectation",
     "fit_on_own_games", "own_games",
 ]
@@ -213,12 +216,24 @@ def dealt_rows_slow(node: ChanceNode, counts: np.ndarray) -> np.ndarray:
 # -- the policy ---------------------------------------------------------------------------
 
 
+POLICY_MODEL: Final = Path(__file__).with_name("policy-classic-strict.json")
+"""The value the policy plays by default: fitted on classic/strict (its record names the
+data, seeds, commit and command), played under every variant."""
+
+
+@functools.cache
+def _policy_model() -> ValueModel:
+    """The default model, read once a process."""
+    return load_model(POLICY_MODEL)
+
+
 class ValuePolicy:
     """The one-ply learned policy (an :class:`~..protocol.Agent`).
 
     ``model`` is the learned value, or the path of a model file
-    (:func:`~.model.load_model`; default: the model shipped with the classic/strict
-    shown chance), ``samples`` the deals drawn where they are too many to enumerate
+    (:func:`~.model.load_model`; default: :data:`POLICY_MODEL`, the value fitted for the
+    policy on its own positions with the fair agent's search as teacher,
+    :mod:`.policy_fit`), ``samples`` the deals drawn where they are too many to enumerate
     (1..:data:`MAX_SAMPLES`), ``utility`` one of :data:`UTILITIES`.
     """
 
@@ -231,9 +246,7 @@ class ValuePolicy:
         if utility not in UTILITIES:
             raise SolverError(f"utility {utility!r:.40} must be one of {', '.join(UTILITIES)}")
         if model is None:
-            from .shown import shipped_shown
-
-            model = shipped_shown("classic/strict").model
+            model = _policy_model()
         elif isinstance(model, (str, Path)):
             model = load_model(model)
         elif not isinstance(model, ValueModel):
