@@ -242,7 +242,7 @@ def value_rows() -> list[Row]:
             decisions += len(g.actions)
         rate = decisions / (time.process_time() - cpu_all)
         rows.append(row_of(
-            "value", f"one ply on the learned value, {SAMPLES} sampled deals", variant,
+            "value", f"one ply on its own learned value, {SAMPLES} sampled deals", variant,
             weapon_rule, games, "scripts/reference_agents.py (scoundrel-eval --agent value)",
             f"{rate:,.0f} decisions per CPU second on one core of a shared machine",
         ))

@@ -270,7 +270,7 @@ def test_policy_positions_are_the_policys_decisions() -> None:
 def test_search_labels_are_the_searchs_values() -> None:
     """One search labels the decision (the values of the action the fair agent plays, its
     ``choose``) and each decision state one action away inside the room (that action's
-    values)."""
+    values, which a search from there gives again before the endgame)."""
     from scoundrel_solver.fair.agent import FairAgent
     from scoundrel_solver.fair.value.policy_fit import search_labels
 
@@ -299,6 +299,9 @@ def test_search_labels_are_the_searchs_values() -> None:
             assert (win, score) == pytest.approx((v.searched_win_chance, v.expected_score),
                                                  rel=1e-9)
             assert not child.is_over
+            if not agent.in_endgame(info):  # the child's own search agrees
+                again = search_labels(agent, child)[0]
+                assert again[1:] == pytest.approx((win, score), rel=1e-9, abs=1e-9)
         seen += 1
 
 
