@@ -164,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--final-epochs", type=int, default=0,
                    help="after the rounds, refit on the whole base and every label with "
                         "this many epochs at most (0: no)")
+    p.add_argument("--figures", default="figures.jsonl",
+                   help="the figures file in --out (default %(default)s)")
     p.add_argument("--table", action="store_true",
                    help="print the figures of every round as a Markdown table")
     args = p.parse_args(argv)
@@ -174,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
             "batch_size": args.batch, "patience": 3}
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
-    figures_path = out / "figures.jsonl"
+    figures_path = out / args.figures
     figures = {}
     if figures_path.exists():
         for line in figures_path.read_text().splitlines():
