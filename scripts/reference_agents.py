@@ -19,7 +19,7 @@ for every row; a row on fewer seeds says which). Columns:
   each source measured it is in ``note``);
 - ``source``: where the games come from; ``note``.
 
-Two kinds of rows. *Played* rows (random, greedy, reinforce) are played by
+Two kinds of rows. *Played* rows (random, greedy, reinforce, value) are played by
 this script and kept from run to run: a rerun plays only the agents missing
 from the file (``--redo NAME`` plays one again). *Read* rows come from games
 other commands stored, and are read again on every run, so they follow those
@@ -223,10 +223,37 @@ def reinforce_rows() -> list[Row]:
     return rows
 
 
+def value_rows() -> list[Row]:
+    """The one-ply learned policy (``scoundrel-eval --agent value``) on every seed, with
+    its decisions per CPU second in the note."""
+    from scoundrel_solver.fair.api import make_agent
+    from scoundrel_solver.fair.value.policy import SAMPLES
+
+    rows = []
+    for variant, weapon_rule in EVAL:
+        agent = make_agent("value")
+        games = []
+        decisions = 0
+        cpu_all = time.process_time()
+        for seed in EVAL_SEEDS:
+            cpu = time.process_time()
+            g = play_with(agent, seed, variant, weapon_rule)
+            games.append(Game(seed, g.score, g.won, time.process_time() - cpu))
+            decisions += len(g.actions)
+        rate = decisions / (time.process_time() - cpu_all)
+        rows.append(row_of(
+            "value", f"one ply on its own learned value, {SAMPLES} sampled deals", variant,
+            weapon_rule, games, "scripts/reference_agents.py (scoundrel-eval --agent value)",
+            f"{rate:,.0f} decisions per CPU second on one core of a shared machine",
+        ))
+    return rows
+
+
 PLAYED: dict[str, Callable[[], list[Row]]] = {
     "random": baseline("random", RandomAgent, "uniform over legal actions"),
     "greedy": baseline("greedy", GreedyAgent, "one-step lookahead"),
     "reinforce": reinforce_rows,
+    "value": value_rows,
 }
 
 
@@ -323,7 +350,7 @@ READ: dict[str, Callable[[], list[Row]]] = {
     "perfect information": ceiling_rows,
 }
 
-ORDER = ("perfect information", "pimc", "fair", "openspiel-ismcts", "openspiel-mcts",
+ORDER = ("perfect information", "pimc", "fair", "value", "openspiel-ismcts", "openspiel-mcts",
          "reinforce", "greedy", "random")
 
 

@@ -1,6 +1,6 @@
 """``scoundrel-eval``: play many deals with a fair agent and report how it does.
 
-    scoundrel-eval --agent fair|pimc|greedy|random --seeds 0:10000 [--variant classic]
+    scoundrel-eval --agent fair|pimc|value|greedy|random --seeds 0:10000 [--variant classic]
                    [--weapon-rule strict] [--json] [--perfect] [--jobs N] [--quiet]
 
 Every agent sees only the information state. The report gives the win rate
@@ -10,7 +10,8 @@ dungeon known (from ``scoundrel_solver.solve``). ``--budget``, ``--depth``
 and ``--shallow-above`` tune the fair agent and apply to it alone;
 ``--samples`` (dungeons sampled per decision, default 16) tunes the
 perfect-information Monte Carlo agent ``pimc`` alone (slow: tens of seconds
-per game).
+per game). ``value`` is the one-ply learned policy
+(:mod:`scoundrel_solver.fair.value.policy`): thousands of decisions a second.
 
 ``--out FILE`` appends each finished game to FILE as it ends (see
 :mod:`scoundrel_solver.runs.eval_rows`); the same command resumes, and the report
@@ -63,7 +64,7 @@ from .options import (
 __all__ = ["main"]
 
 PROG = "scoundrel-eval"
-AGENTS = ("fair", "pimc", "greedy", "random")
+AGENTS = ("fair", "pimc", "value", "greedy", "random")
 _FAIR_OPTIONS = {"budget": "node_budget", "depth": "max_depth", "shallow_above": "shallow_above",
                  "endgame": "endgame"}
 _PIMC_OPTIONS = {"samples": "samples"}
@@ -184,7 +185,8 @@ def _perfect_share(seeds: SeedRange, variant: str, weapon_rule: str) -> float:
 def build_parser() -> Parser:
     p = Parser(prog=PROG, description="Evaluate a fair (no peeking) Scoundrel agent.")
     add_version_option(p)
-    p.add_argument("--agent", default="fair", choices=AGENTS, help="fair, pimc, greedy or random")
+    p.add_argument("--agent", default="fair", choices=AGENTS,
+                   help="fair, pimc, value (the one-ply learned policy), greedy or random")
     add_seeds_option(p, "seed range A:B (B excluded), default 0:100", default="0:100")
     add_variant_options(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")

@@ -60,8 +60,9 @@ FAIR_OPTIONS = {"node_budget": "node_budget", "max_depth": "max_depth",
 
 def make_agent(name: str, **opts: Any) -> Agent:
     """``fair`` (options ``FAIR_OPTIONS``: every variant's config changed the same way),
-    ``pimc`` (options of :class:`~.pimc.PimcAgent`: samples, max_nodes, seed), ``greedy``
-    or ``random``.
+    ``pimc`` (options of :class:`~.pimc.PimcAgent`: samples, max_nodes, seed), ``value``
+    (the one-ply learned policy, options of :class:`~.value.policy.ValuePolicy`: model,
+    samples, utility), ``greedy`` or ``random``.
 
     >>> make_agent("fair", node_budget=1000).config_for(sc.InfoState.from_text(
     ...     "hard/strict health=20 weapon=- last=- potion=0 resolved=0 fled=0 "
@@ -78,8 +79,16 @@ def make_agent(name: str, **opts: Any) -> Agent:
         return FairAgent(configs_with(**{FAIR_OPTIONS[k]: v for k, v in opts.items()}))
     if name == "pimc":
         return PimcAgent(**opts)
+    if name == "value":
+        from .value.policy import ValuePolicy
+
+        unknown = sorted(set(opts) - {"model", "samples", "utility"})
+        if unknown:
+            raise SolverError(f"unknown options {unknown} of the value policy; "
+                              "known: model, samples, utility")
+        return ValuePolicy(**opts)
     if name not in ("greedy", "random"):
-        raise SolverError(f"unknown agent {name!r}; known: fair, pimc, greedy, random")
+        raise SolverError(f"unknown agent {name!r}; known: fair, pimc, value, greedy, random")
     if opts:
         raise SolverError(f"agent {name!r} takes no options, got {sorted(opts)}")
     return GreedyAgent() if name == "greedy" else RandomAgent()
