@@ -254,7 +254,7 @@ def fit_soft(x: np.ndarray, win: np.ndarray, score: np.ndarray, groups: np.ndarr
     loss, stopping after ``patience`` epochs without a better one."""
     from sklearn.neural_network import MLPClassifier, MLPRegressor
 
-    from .train import _net, _split
+    from .train import net_of_layers, split_by_game
 
     if not 1 <= len(hidden) < MAX_LAYERS or not all(1 <= h <= MAX_LAYER for h in hidden):
         raise SolverError(f"hidden layers {list(hidden)}: 1..{MAX_LAYERS - 1} widths of "
@@ -271,7 +271,7 @@ def fit_soft(x: np.ndarray, win: np.ndarray, score: np.ndarray, groups: np.ndarr
     scale[scale == 0] = 1.0  # a feature that never varies: left as it is
     z = (x - mean) / scale
     s_mean, s_scale = float(score.mean()), float(score.std() or 1.0)
-    train, val = _split(groups, seed)
+    train, val = split_by_game(groups, seed)
     if not 1 <= batch_size <= 100_000:
         raise SolverError(f"batch_size {batch_size}: 1..100000 rows")
     common: dict[str, Any] = {"hidden_layer_sizes": tuple(hidden), "alpha": alpha,
@@ -301,5 +301,6 @@ def fit_soft(x: np.ndarray, win: np.ndarray, score: np.ndarray, groups: np.ndarr
               "validation_log_loss": win_fit["loss"],
               "validation_score_mse": score_fit["loss"] * s_scale**2,
               "epochs": [win_fit["epoch"], score_fit["epoch"]]}
-    return ValueModel(mean, scale, _net(win_fit["coefs"], win_fit["intercepts"]),
-                      _net(score_fit["coefs"], score_fit["intercepts"]), s_mean, s_scale, record)
+    return ValueModel(mean, scale, net_of_layers(win_fit["coefs"], win_fit["intercepts"]),
+                      net_of_layers(score_fit["coefs"], score_fit["intercepts"]),
+                      s_mean, s_scale, record)

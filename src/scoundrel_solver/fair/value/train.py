@@ -28,7 +28,7 @@ from .features import features_of_row
 from .model import MAX_LAYER, MAX_LAYERS, Net, ValueModel
 
 __all__ = ["EVAL_SEEDS", "MAX_EXAMPLES", "decision_rows_of", "fit_arrays", "fit_file",
-           "load_examples"]
+           "load_examples", "net_of_layers", "split_by_game"]
 
 EVAL_SEEDS: Final = range(0, 10_000)
 """The seeds the evaluations use: never training data."""
@@ -81,12 +81,13 @@ def load_examples(paths: Sequence[str | Path], max_rows: int = MAX_EXAMPLES
     return x, won, score, groups, what
 
 
-def _net(coefs: Sequence[np.ndarray], intercepts: Sequence[np.ndarray]) -> Net:
+def net_of_layers(coefs: Sequence[np.ndarray], intercepts: Sequence[np.ndarray]) -> Net:
+    """The network of scikit-learn's fitted layers (``coefs_``, ``intercepts_``)."""
     return Net(tuple((np.asarray(w, np.float64), np.asarray(b, np.float64))
                      for w, b in zip(coefs, intercepts, strict=True)))
 
 
-def _split(groups: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def split_by_game(groups: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Rows of a tenth of the games (at least one, from five games on) for validation,
     the rest for training: decisions of one game share its outcome, so a split by rows
     would validate on games the network has seen."""
@@ -134,7 +135,7 @@ def fit_arrays(x: np.ndarray, won: np.ndarray, score: np.ndarray,
                fit: dict[str, Any] | None = None) -> ValueModel:
     """Fit both networks on features ``x`` and outcomes; ``hidden`` are the hidden widths.
 
-    ``groups`` (one id per row: its game) picks the validation games (:func:`_split`);
+    ``groups`` (one id per row: its game) picks the validation games (:func:`split_by_game`);
     without it every row is its own group. Each network keeps the epoch of its lowest
     validation loss (log-loss, squared error)."""
     from sklearn.neural_network import MLPClassifier, MLPRegressor
@@ -149,7 +150,7 @@ def fit_arrays(x: np.ndarray, won: np.ndarray, score: np.ndarray,
     scale[scale == 0] = 1.0  # a feature that never varies: left as it is
     z = (x - mean) / scale
     s_mean, s_scale = float(score.mean()), float(score.std() or 1.0)
-    rows = _split(np.arange(len(x)) if groups is None else groups, seed)
+    rows = split_by_game(np.arange(len(x)) if groups is None else groups, seed)
     common: dict[str, Any] = {"hidden_layer_sizes": tuple(hidden), "alpha": alpha,
                               "random_state": seed, "learning_rate_init": learning_rate}
     win = _epochs(MLPClassifier(**common), z, won.astype(np.int64), rows, _log_loss,
@@ -162,8 +163,8 @@ def fit_arrays(x: np.ndarray, won: np.ndarray, score: np.ndarray,
               "validation_rows": int(rows[1].sum()), "validation_log_loss": win["loss"],
               "validation_score_mse": sc["loss"] * s_scale**2,
               "epochs": [win["epoch"], sc["epoch"]]}
-    return ValueModel(mean, scale, _net(win["coefs"], win["intercepts"]),
-                      _net(sc["coefs"], sc["intercepts"]), s_mean, s_scale, record)
+    return ValueModel(mean, scale, net_of_layers(win["coefs"], win["intercepts"]),
+                      net_of_layers(sc["coefs"], sc["intercepts"]), s_mean, s_scale, record)
 
 
 def fit_file(paths: Sequence[str | Path], hidden: Sequence[int] = (16,), *,
