@@ -61,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
                    help=f"a leaf weight ({', '.join(LEAF_WEIGHTS)}); repeatable")
     p.add_argument("--model", type=Path, metavar="FILE",
                    help="play the win model of this model file (train_fair_leaf.py fit --out)")
+    p.add_argument("--model-name", metavar="NAME",
+                   help="the model of that name in --model (default: the variant's)")
     args = p.parse_args(argv)
     opts: dict[str, int] = {}
     for o in args.opt:
@@ -89,7 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     model: tuple[float, ...] | str = "shipped"
     if args.model:
         try:
-            model = win_model_from(args.model, str(get_variant(args.variant)))
+            model = win_model_from(args.model, str(get_variant(args.variant)),
+                                   args.model_name)
         except (OSError, ValueError, KeyError) as e:
             p.error(f"--model {args.model}: {e}")
     changes: dict[str, object] = {FAIR_OPTIONS[k]: v for k, v in opts.items()}

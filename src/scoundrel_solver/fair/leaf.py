@@ -55,7 +55,7 @@ import math
 from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 
@@ -262,13 +262,24 @@ def leaf_value(
     return leaf_estimate(pool, health, weapon, reach, par)[0]
 
 
+def _model_entry(m: dict[str, Any]) -> tuple[float, ...]:
+    """A model of a model file as ``win_model`` coefficients: the logistic model's, then
+    the win net's hidden units and weights if it has a net (see :func:`weights_array`)."""
+    coef = tuple(float(x) for x in m["coef"])
+    net = m.get("net")
+    if net is None:
+        return coef
+    return (*coef, float(int(net["hidden"])), *(float(x) for x in net["weights"]))
+
+
 @functools.cache
 def shipped_models() -> dict[str, tuple[float, ...]]:
-    """The win model coefficients shipped with the package, by variant ("classic/strict")."""
+    """The win models shipped with the package, by name ("classic/strict"), as
+    ``win_model`` coefficients (a model with a net has its net's after them)."""
     data = json.loads(resources.files(__package__).joinpath(MODEL_FILE).read_text())
     if tuple(data["features"]) != FEATURES:
         raise ValueError(f"{MODEL_FILE} was fitted on features {data['features']}, not {FEATURES}")
-    return {name: tuple(float(x) for x in m["coef"]) for name, m in data["models"].items()}
+    return {name: _model_entry(m) for name, m in data["models"].items()}
 
 
 def config_par(config: AgentConfig) -> np.ndarray:
@@ -290,15 +301,18 @@ def config_par(config: AgentConfig) -> np.ndarray:
     return weights_array({**weights, "win_bonus": float(config.win_bonus)}, model)
 
 
-def win_model_from(path: Path, variant: str) -> tuple[float, ...]:
-    """The win model of ``variant`` (else classic/strict) in a model file written like
-    :data:`MODEL_FILE`, as coefficients in ``FEATURES`` order: a feature the file
-    lacks gets 0, so a model fitted on fewer features plays exactly as it did."""
+def win_model_from(path: Path, variant: str, name: str | None = None) -> tuple[float, ...]:
+    """The win model ``name`` (else that of ``variant``, else classic/strict) in a model
+    file written like :data:`MODEL_FILE`, as ``win_model`` coefficients in ``FEATURES``
+    order (then its net's, if it has one): a feature the file lacks gets 0, so a model
+    fitted on fewer features plays exactly as it did."""
     data = json.loads(path.read_text())
     models = data["models"]
-    m = models.get(variant) or models["classic/strict"]
+    if name is not None and name not in models:
+        raise ValueError(f"{path}: no model {name!r}; it has: {', '.join(sorted(models))}")
+    m = models[name] if name is not None else models.get(variant) or models["classic/strict"]
     coef = dict(zip(data["features"], m["coef"], strict=True))
     unknown = set(coef) - set(FEATURES)
     if unknown:
         raise ValueError(f"{path}: features {sorted(unknown)} are not in leaf.FEATURES")
-    return tuple(float(coef.get(name, 0.0)) for name in FEATURES)
+    return _model_entry({**m, "coef": [coef.get(f, 0.0) for f in FEATURES]})
