@@ -218,10 +218,10 @@ def fit_net(counts: np.ndarray, inputs: np.ndarray, won: np.ndarray, hidden: int
     return (float(hidden), *(float(v) for v in flat))
 
 
-def net_log_loss(model: tuple[float, ...], counts: np.ndarray, inputs: np.ndarray,
-                 won: np.ndarray) -> float:
-    """The log-loss of a win net (as :func:`fit_net` returns it) at these positions,
-    computed from its flat layout the way the kernel reads it."""
+def net_win_chances(model: tuple[float, ...], counts: np.ndarray,
+                    inputs: np.ndarray) -> np.ndarray:
+    """A win net's chances of winning (the model as :func:`fit_net` returns it) at these
+    positions, read from its flat layout the way the kernel reads it."""
     hidden = int(model[0])
     flat = np.array(model[1:])
     n = leaf.NET_TYPES * hidden
@@ -230,7 +230,12 @@ def net_log_loss(model: tuple[float, ...], counts: np.ndarray, inputs: np.ndarra
     rest = flat[n:n + nx].reshape(len(leaf.NET_INPUTS), hidden)
     b1, w2, b2 = flat[n + nx:n + nx + hidden], flat[n + nx + hidden:-1], flat[-1]
     z = np.maximum(counts @ pool + inputs @ rest + b1, 0.0) @ w2 + b2
-    p = np.clip(1.0 / (1.0 + np.exp(-z)), 1e-12, 1 - 1e-12)
+    return np.asarray(1.0 / (1.0 + np.exp(-z)))
+
+
+def net_log_loss(model: tuple[float, ...], counts: np.ndarray, inputs: np.ndarray,
+                 won: np.ndarray) -> float:
+    p = np.clip(net_win_chances(model, counts, inputs), 1e-12, 1 - 1e-12)
     return float(-np.mean(won * np.log(p) + (1 - won) * np.log(1 - p)))
 
 
