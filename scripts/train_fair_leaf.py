@@ -267,8 +267,11 @@ def cmd_net(args: argparse.Namespace) -> int:
               "net": net_log_loss(model, counts[held], inputs[held], won[held])}
     name = agent_config(variant).win_model
     if isinstance(name, str):
-        shipped = leaf.shipped_models()[name][:len(leaf.FEATURES)]
-        losses["shipped"] = log_loss(feats[held], won[held], np.array(shipped))
+        shipped = leaf.shipped_models()[name]
+        losses["shipped"] = (
+            log_loss(feats[held], won[held], np.array(shipped)) if len(shipped) == len(feats[0])
+            else net_log_loss(shipped[len(leaf.FEATURES):], counts[held], inputs[held],
+                              won[held]))
     print("held-out log-loss (seed % 5 == 0): "
           + ", ".join(f"{k} {v:.4f}" for k, v in losses.items()))
     logistic = fit_logistic(feats, won, args.l2)
@@ -346,6 +349,8 @@ def cmd_fit(args: argparse.Namespace) -> int:
     print(f"{variant}: {len(games)} games, {len(y)} positions, won {100 * y.mean():.1f}%")
     name = agent_config(variant).win_model
     shipped = leaf.shipped_models().get(name) if isinstance(name, str) else None
+    if shipped is not None and len(shipped) != len(leaf.FEATURES):
+        shipped = None  # a win net: no logistic model to compare with
     before = "" if shipped is None else (
         f", the shipped model {log_loss(x[held], y[held], np.array(shipped)):.4f}")
     print(f"held-out log-loss {log_loss(x[held], y[held], coef):.4f} "
