@@ -43,6 +43,18 @@ the agent's games outside the evaluation seeds, with the label "this game was
 won" at every room boundary. (Features tried and never weighed are kept in
 ``experiments/``, not here.)
 
+**The win net** may take the logistic model's place (a model of ``leaf_model.json``
+with a ``net``): one hidden layer of ReLU units over the pool's counts by card type
+(``NET_TYPES``) and the player's inputs (``NET_INPUTS``: health, weapon, reach, the
+absorption ``A``, the low-health square, the strongest monster and weapon left),
+then a logistic output. It sees which monsters are left, not only their sum.
+``scripts/train_fair_leaf.py net`` fits it with scikit-learn on the agent's own
+recorded games (the label again "this game was won", at each room's first
+decision: the pool there is the pool between rooms) and folds the inputs'
+standardisation into the first layer. The kernel keeps the hidden units' sum
+over the unseen cards and the bottom once per pool, as it keeps the pool's sums,
+and adds the room's card and the player's inputs at each leaf.
+
 All terms are sums over the pool, so the leaf is blind to where the cards lie:
 fleeing looks neutral to it and is judged by what the expanded rooms reveal.
 """
