@@ -16,6 +16,17 @@ standardised features), reports the log-loss on a held-out fifth of the games
 (seed % 5 == 0) against the constant model, refits on all games and writes the
 coefficients into the model file under the variant's name.
 
+``net`` fits a win net (``leaf``: one hidden layer over the pool's counts by
+card type and the player's state) and, beside it, the logistic model refitted,
+on games recorded by ``scoundrel-value data`` (each room's first decision: its
+pool is the pool between rooms), reports their held-out log-loss (seeds % 5 ==
+0) against the constant and the shipped model, refits on every game but the
+``--exclude`` seeds (kept for an A/B test) and writes both into ``--out`` as
+``NAME`` and ``NAME-logistic``::
+
+    python scripts/train_fair_leaf.py net --games train-classic-strict.jsonl \
+        --exclude 1003400:1003821 --hidden 8 --alpha 0.01 --out models.json
+
 No peeking: every feature is a function of the information state (health,
 weapon, last kill and the pool: the cards not yet resolved, whose order the
 player does not know), computed by ``leaf.leaf_features`` from an InfoState.
@@ -391,9 +402,9 @@ def main(argv: list[str] | None = None) -> int:
     net = sub.add_parser("net", help="fit a win net (and a logistic model) on recorded games")
     net.add_argument("--games", type=Path, action="append", required=True,
                      help="games recorded by scoundrel-value data (repeatable)")
-    net.add_argument("--hidden", type=int, default=16, choices=range(1, leaf.MAX_HIDDEN + 1),
+    net.add_argument("--hidden", type=int, default=8, choices=range(1, leaf.MAX_HIDDEN + 1),
                      metavar=f"1..{leaf.MAX_HIDDEN}")
-    net.add_argument("--alpha", type=float, default=1e-3, help="the net's L2 penalty")
+    net.add_argument("--alpha", type=float, default=0.01, help="the net's L2 penalty")
     net.add_argument("--l2", type=float, default=1e-5, help="the logistic model's L2 penalty")
     net.add_argument("--exclude", help="A:B: seeds left out (kept for an A/B test)")
     net.add_argument("--name", default="classic/strict-net", help="the model's name in --out")
