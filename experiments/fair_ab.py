@@ -11,8 +11,11 @@ them), and ``--model FILE`` plays the win model of a model file written by
 ``scripts/train_fair_leaf.py fit --out FILE``; none plays the agent as shipped. One JSON
 line per game, appended as the game ends, so a stopped run resumes (seeds
 already in ``--out`` are skipped): ``seed``, ``won``, ``score``, ``cpu`` (CPU
-seconds of the game, one core) and ``worst`` (CPU seconds of its slowest
-decision). Two arms on the same seeds, compared by ``experiments/fair_paired.py``,
+seconds of the game, one core), ``worst`` (CPU seconds of its slowest
+decision), ``decisions`` and ``over_1s`` (how many took over a CPU second: the
+share of them says whether the decisions' 99th percentile is under a second).
+``--model-name NAME`` picks a model of the file by name (a win net among them).
+Two arms on the same seeds, compared by ``experiments/fair_paired.py``,
 give the wins both ways, a sign test and a paired interval. Keep the seeds
 outside the evaluation range 0-9999.
 """
@@ -47,7 +50,8 @@ def play(agent: FairAgent, seed: int, variant: str) -> dict[str, object]:
     start = time.process_time()
     game = play_with(timed, seed, variant)
     return {"seed": seed, "won": bool(game.won), "score": game.score,
-            "cpu": round(time.process_time() - start, 3), "worst": round(max(timed.seconds), 3)}
+            "cpu": round(time.process_time() - start, 3), "worst": round(max(timed.seconds), 3),
+            "decisions": len(timed.seconds), "over_1s": sum(t > 1.0 for t in timed.seconds)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -61,6 +65,8 @@ def main(argv: list[str] | None = None) -> int:
                    help=f"a leaf weight ({', '.join(LEAF_WEIGHTS)}); repeatable")
     p.add_argument("--model", type=Path, metavar="FILE",
                    help="play the win model of this model file (train_fair_leaf.py fit --out)")
+    p.add_argument("--model-name", metavar="NAME",
+                   help="the model of that name in --model (default: the variant's)")
     args = p.parse_args(argv)
     opts: dict[str, int] = {}
     for o in args.opt:
@@ -89,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     model: tuple[float, ...] | str = "shipped"
     if args.model:
         try:
-            model = win_model_from(args.model, str(get_variant(args.variant)))
+            model = win_model_from(args.model, str(get_variant(args.variant)),
+                                   args.model_name)
         except (OSError, ValueError, KeyError) as e:
             p.error(f"--model {args.model}: {e}")
     changes: dict[str, object] = {FAIR_OPTIONS[k]: v for k, v in opts.items()}

@@ -15,7 +15,9 @@ side won and the other lost), the two-sided exact sign test on those, and
 the difference in win rate (B minus A) with a 95% normal interval for paired
 outcomes, and ``same_score_and_decisions``: the paired deals whose games end
 with the same score after as many decisions (null if a side does not record
-them).
+them), and ``a_cost`` and ``b_cost``: each side's median and mean CPU seconds of a
+game over the deals paired, and its decisions and those over a CPU second where
+the rows count them (``experiments/fair_ab.py``'s do; null if a row lacks ``cpu``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import statistics
 import sys
 from pathlib import Path
 from typing import Any
@@ -64,6 +67,22 @@ def same_games(a: dict[int, dict[str, Any]], b: dict[int, dict[str, Any]]) -> in
         return None
     return sum((a[s]["score"], a[s]["decisions"]) == (b[s]["score"], b[s]["decisions"])
                for s in seeds)
+
+
+def cost(rows: dict[int, dict[str, Any]], seeds: list[int]) -> dict[str, Any] | None:
+    """One side's cost over the paired deals: the median and mean CPU seconds of a game,
+    and, where the rows count them, the decisions and how many took over a CPU second
+    (under 1% of them: the decisions' 99th percentile is under a second); None if a row
+    lacks ``cpu``."""
+    if not seeds or not all("cpu" in rows[s] for s in seeds):
+        return None
+    cpu = sorted(float(rows[s]["cpu"]) for s in seeds)
+    out: dict[str, Any] = {"cpu_median": round(statistics.median(cpu), 3),
+                           "cpu_mean": round(statistics.fmean(cpu), 3)}
+    if all("decisions" in rows[s] and "over_1s" in rows[s] for s in seeds):
+        out["decisions"] = sum(int(rows[s]["decisions"]) for s in seeds)
+        out["over_1s"] = sum(int(rows[s]["over_1s"]) for s in seeds)
+    return out
 
 
 def load_rows(path: Path, variant: str | None, rule: str | None,
@@ -137,6 +156,8 @@ def main(argv: list[str] | None = None) -> int:
                   parse_where(args.b_where))
     out = paired(wins(a), wins(b))
     out["same_score_and_decisions"] = same_games(a, b)
+    seeds = sorted(set(a) & set(b))
+    out["a_cost"], out["b_cost"] = cost(a, seeds), cost(b, seeds)
     print(json.dumps(out))
     return 0
 

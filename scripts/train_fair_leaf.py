@@ -16,6 +16,17 @@ standardised features), reports the log-loss on a held-out fifth of the games
 (seed % 5 == 0) against the constant model, refits on all games and writes the
 coefficients into the model file under the variant's name.
 
+``net`` fits a win net (``leaf``: one hidden layer over the pool's counts by
+card type and the player's state) and, beside it, the logistic model refitted,
+on games recorded by ``scoundrel-value data`` (each room's first decision: its
+pool is the pool between rooms), reports their held-out log-loss (seeds % 5 ==
+0) against the constant and the shipped model, refits on every game but the
+``--exclude`` seeds (kept for an A/B test) and writes both into ``--out`` as
+``NAME`` and ``NAME-logistic``::
+
+    python scripts/train_fair_leaf.py net --games train-classic-strict.jsonl \
+        --exclude 1003400:1003821 --hidden 8 --alpha 0.01 --out models.json
+
 No peeking: every feature is a function of the information state (health,
 weapon, last kill and the pool: the cards not yet resolved, whose order the
 player does not know), computed by ``leaf.leaf_features`` from an InfoState.
@@ -120,6 +131,183 @@ def log_loss(x: np.ndarray, y: np.ndarray, coef: np.ndarray) -> float:
     return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
 
 
+# -- the win net, fitted on the positions of recorded games -----------------------------------
+
+VALUE_GAMES = "scoundrel-value-games/1"
+"""The format of the games ``scoundrel-value data`` records (a line per game, its decisions)."""
+KIND_OFFSET = {"m": -1, "w": 12, "p": 21}
+"""A card's row among the win net's pool inputs: its value plus this (``leaf.NET_TYPES``)."""
+
+
+def card_row(name: str) -> int:
+    """The net's pool row of a card named as the records name it ("10H")."""
+    card = sc.parse_card(name)
+    kind = "m" if card.kind is sc.Kind.MONSTER else "w" if card.kind is sc.Kind.WEAPON else "p"
+    return card.value + KIND_OFFSET[kind]
+
+
+def value_game_positions(paths: list[Path], variant: str) -> dict[str, np.ndarray]:
+    """Every room's first decision in recorded games of ``variant``: the pool (the room,
+    the unseen cards and the known bottom) as counts by the net's rows, health, weapon,
+    last kill, and the game's seed and outcome. The pool is the leaf's between rooms: the
+    room dealt is a draw from it, and a sum over the pool cannot tell them apart."""
+    rows: list[list[int]] = []
+    for path in paths:
+        for _, g in read_json_lines(path):
+            if g.get("format") != VALUE_GAMES:
+                raise ValueError(f"{path}: a line is not of format {VALUE_GAMES}")
+            if g["variant"] != variant:
+                continue
+            if int(g["seed"]) in EVAL_SEEDS:
+                raise ValueError(f"{path}: seed {g['seed']} is an evaluation seed (0-9999)")
+            for d in g["decisions"]:
+                if d["resolved"] != 0:
+                    continue
+                counts = [0] * leaf.NET_TYPES
+                for key, n in d.items():
+                    if key.startswith("unseen_") and key[7:8] in KIND_OFFSET:
+                        counts[int(key[8:]) + KIND_OFFSET[key[7]]] += int(n)
+                for name in (*d["room"], *d["bottom"]):
+                    counts[card_row(name)] += 1
+                rows.append([int(g["seed"]), int(g["won"]), d["health"], d["weapon"],
+                             d["last_kill"], *counts])
+    a = np.array(rows, np.int64).reshape(-1, 5 + leaf.NET_TYPES)
+    return {"seed": a[:, 0], "won": a[:, 1].astype(float), "health": a[:, 2],
+            "weapon": a[:, 3], "last_kill": a[:, 4], "counts": a[:, 5:]}
+
+
+def _pool_cards(counts: np.ndarray) -> list[sc.Card]:
+    """Cards standing for a row of counts (a card of each row: the features read kinds
+    and values, never suits)."""
+    by_row = {card_row(str(c)): c for c in sc.FULL_DECK}
+    return [by_row[r] for r in range(1, leaf.NET_TYPES) for _ in range(int(counts[r]))]
+
+
+def position_features(pos: dict[str, np.ndarray], rule: str) -> tuple[np.ndarray, np.ndarray]:
+    """The logistic model's features (``leaf.FEATURES``) and the net's other inputs
+    (``leaf.NET_INPUTS``) of every position, by ``leaf.leaf_features`` itself."""
+    variant = sc.get_variant("classic", rule)
+    feats, inputs = [], []
+    for k in range(len(pos["seed"])):
+        w, lk = int(pos["weapon"][k]), int(pos["last_kill"][k])
+        f = leaf.leaf_features(_pool_cards(pos["counts"][k]), int(pos["health"][k]), w,
+                               variant.weapon_reach(w, lk))
+        feats.append(f)
+        inputs.append([f[leaf.FEATURES.index(n)] for n in
+                       ("health", "weapon", "reach", "absorb", "low", "top_monster",
+                        "top_weapon")])
+    return np.array(feats, float), np.array(inputs, float)
+
+
+def fit_net(counts: np.ndarray, inputs: np.ndarray, won: np.ndarray, hidden: int,
+            alpha: float, seed: int = 0) -> tuple[float, ...]:
+    """A win net (``leaf`` layout after ``par[LEAF_NET]``: hidden units, then
+    ``net_size(hidden)`` weights) fitted by scikit-learn on standardised inputs, the
+    standardisation then folded into the first layer so that the kernel reads raw counts.
+    The pool's sums of monsters, potions and weapons and its size are inputs too while
+    fitting (they help the optimiser); being sums of the counts they fold into the
+    counts' rows."""
+    from sklearn.neural_network import MLPClassifier
+
+    values = np.array([0, *range(2, 15), *range(2, 11), *range(2, 11)], float)
+    kinds = np.array([0] + [1] * 13 + [2] * 9 + [3] * 9)
+    sums = np.stack([values * (kinds == 1), values * (kinds == 3), values * (kinds == 2),
+                     (kinds > 0).astype(float)])  # monsters, potions, weapons, cards
+    x = np.c_[counts[:, 1:], counts @ sums.T, inputs].astype(float)
+    mu, sd = x.mean(0), x.std(0)
+    sd[sd == 0] = 1.0
+    net = MLPClassifier(hidden_layer_sizes=(hidden,), alpha=alpha, max_iter=400,
+                        early_stopping=True, random_state=seed)
+    net.fit((x - mu) / sd, won)
+    w1 = net.coefs_[0] / sd[:, None]  # raw inputs by hidden units
+    b1 = net.intercepts_[0] - mu @ w1
+    n_types = leaf.NET_TYPES - 1
+    pool = np.zeros((leaf.NET_TYPES, hidden))
+    pool[1:] = w1[:n_types] + sums[:, 1:].T @ w1[n_types:n_types + 4]
+    rest = w1[n_types + 4:]
+    flat = [*pool.ravel(), *rest.ravel(), *b1, *net.coefs_[1][:, 0], net.intercepts_[1][0]]
+    return (float(hidden), *(float(v) for v in flat))
+
+
+def net_win_chances(model: tuple[float, ...], counts: np.ndarray,
+                    inputs: np.ndarray) -> np.ndarray:
+    """A win net's chances of winning (the model as :func:`fit_net` returns it) at these
+    positions, read from its flat layout the way the kernel reads it."""
+    hidden = int(model[0])
+    flat = np.array(model[1:])
+    n = leaf.NET_TYPES * hidden
+    nx = len(leaf.NET_INPUTS) * hidden
+    pool = flat[:n].reshape(leaf.NET_TYPES, hidden)
+    rest = flat[n:n + nx].reshape(len(leaf.NET_INPUTS), hidden)
+    b1, w2, b2 = flat[n + nx:n + nx + hidden], flat[n + nx + hidden:-1], flat[-1]
+    z = np.maximum(counts @ pool + inputs @ rest + b1, 0.0) @ w2 + b2
+    return np.asarray(1.0 / (1.0 + np.exp(-z)))
+
+
+def net_log_loss(model: tuple[float, ...], counts: np.ndarray, inputs: np.ndarray,
+                 won: np.ndarray) -> float:
+    p = np.clip(net_win_chances(model, counts, inputs), 1e-12, 1 - 1e-12)
+    return float(-np.mean(won * np.log(p) + (1 - won) * np.log(1 - p)))
+
+
+def cmd_net(args: argparse.Namespace) -> int:
+    variant = str(sc.get_variant(args.variant))
+    try:
+        pos = value_game_positions(args.games, variant)
+        exclude = parse_seed_range(args.exclude) if args.exclude else range(0)
+    except (OSError, ValueError) as e:
+        print(e, file=sys.stderr)
+        return 2
+    keep = np.array([int(s) not in exclude for s in pos["seed"]], bool)
+    pos = {k: v[keep] for k, v in pos.items()}
+    if len(pos["seed"]) == 0 or len(set(pos["won"].tolist())) < 2:
+        print(f"no positions of {variant} with both outcomes in {args.games}", file=sys.stderr)
+        return 2
+    feats, inputs = position_features(pos, variant.split("/")[1])
+    won, counts = pos["won"], pos["counts"]
+    held = pos["seed"] % 5 == 0
+    games = len(set(pos["seed"].tolist()))
+    print(f"{variant}: {games} games, {len(won)} positions, won {100 * won.mean():.1f}%")
+    rate = float(won[~held].mean())
+    const = log_loss(np.ones((int(held.sum()), 1)), won[held],
+                     np.array([math.log(rate / (1 - rate))]))
+    logistic = fit_logistic(feats[~held], won[~held], args.l2)
+    model = fit_net(counts[~held], inputs[~held], won[~held], args.hidden, args.alpha)
+    losses = {"constant": const,
+              "logistic": log_loss(feats[held], won[held], logistic),
+              "net": net_log_loss(model, counts[held], inputs[held], won[held])}
+    name = agent_config(variant).win_model
+    if isinstance(name, str):
+        shipped = leaf.shipped_models()[name]
+        losses["shipped"] = (
+            log_loss(feats[held], won[held], np.array(shipped)) if len(shipped) == len(feats[0])
+            else net_log_loss(shipped[len(leaf.FEATURES):], counts[held], inputs[held],
+                              won[held]))
+    print("held-out log-loss (seed % 5 == 0): "
+          + ", ".join(f"{k} {v:.4f}" for k, v in losses.items()))
+    logistic = fit_logistic(feats, won, args.l2)
+    model = fit_net(counts, inputs, won, args.hidden, args.alpha)
+    data = json.loads(args.out.read_text()) if args.out.exists() else {
+        "features": list(leaf.FEATURES), "models": {}}
+    seeds = sorted(set(pos["seed"].tolist()))
+    for key, coef, net in ((args.name, [0.0] * len(leaf.FEATURES), model),
+                           (f"{args.name}-logistic", logistic.tolist(), None)):
+        entry: dict[str, Any] = {
+            "coef": [round(float(c), 8) for c in coef], "games": games,
+            "positions": len(won), "seeds": f"{seeds[0]}-{seeds[-1]}",
+            "held_out_log_loss": round(losses["net" if net else "logistic"], 5),
+            "note": args.note}
+        if net is not None:
+            entry["net"] = {"hidden": int(net[0]), "weights": [round(v, 8) for v in net[1:]],
+                            "alpha": args.alpha}
+        else:
+            entry["l2"] = args.l2
+        data["models"][key] = entry
+    args.out.write_text(json.dumps(data, indent=1) + "\n")
+    print(f"-> {args.out}: {args.name}, {args.name}-logistic")
+    return 0
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     variant = str(sc.get_variant(args.variant))
     seeds = parse_seed_range(args.seeds)
@@ -172,6 +360,8 @@ def cmd_fit(args: argparse.Namespace) -> int:
     print(f"{variant}: {len(games)} games, {len(y)} positions, won {100 * y.mean():.1f}%")
     name = agent_config(variant).win_model
     shipped = leaf.shipped_models().get(name) if isinstance(name, str) else None
+    if shipped is not None and len(shipped) != len(leaf.FEATURES):
+        shipped = None  # a win net: no logistic model to compare with
     before = "" if shipped is None else (
         f", the shipped model {log_loss(x[held], y[held], np.array(shipped)):.4f}")
     print(f"held-out log-loss {log_loss(x[held], y[held], coef):.4f} "
@@ -209,11 +399,24 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument(
         "--cache", type=Path, action="append", help="repeatable (default leaf-games.jsonl)"
     )
-    for q in (play, fit):
+    net = sub.add_parser("net", help="fit a win net (and a logistic model) on recorded games")
+    net.add_argument("--games", type=Path, action="append", required=True,
+                     help="games recorded by scoundrel-value data (repeatable)")
+    net.add_argument("--hidden", type=int, default=8, choices=range(1, leaf.MAX_HIDDEN + 1),
+                     metavar=f"1..{leaf.MAX_HIDDEN}")
+    net.add_argument("--alpha", type=float, default=0.01, help="the net's L2 penalty")
+    net.add_argument("--l2", type=float, default=1e-5, help="the logistic model's L2 penalty")
+    net.add_argument("--exclude", help="A:B: seeds left out (kept for an A/B test)")
+    net.add_argument("--name", default="classic/strict-net", help="the model's name in --out")
+    net.add_argument("--out", type=Path, default=MODEL_PATH)
+    net.add_argument("--note", default="")
+    for q in (play, fit, net):
         q.add_argument("--variant", default="classic/strict")
     args = p.parse_args(argv)
     if args.command == "fit" and not args.cache:
         args.cache = [Path("leaf-games.jsonl")]
+    if args.command == "net":
+        return cmd_net(args)
     return cmd_play(args) if args.command == "play" else cmd_fit(args)
 
 

@@ -366,7 +366,7 @@ class Game:
         fi[0] = root_frame(info, 1)  # depth 1: a refill's draw is a frame, not the leaf
         cnt, bot, _ = info_arrays(info)
         bpos = np.array([0, len(info.bottom)], np.int64)
-        pool = np.zeros(FK.NPOOL, np.int64)
+        pool = FK.new_pool()
         base = nxt.base if isinstance(nxt, ChanceNode) else nxt
         if a.is_flee:
             FK._flee(fi, ff, 0, fi[0, FK.FI_ROOM], bot, bpos, pool)

@@ -26,8 +26,11 @@ def test_shipped_model_matches_the_features() -> None:
     data = json.loads(Path(leaf.__file__).with_name(leaf.MODEL_FILE).read_text())
     assert tuple(data["features"]) == leaf.FEATURES
     for name, m in data["models"].items():
-        assert sc.get_variant(name) is not None
+        # named by the variant whose games it was fitted on, a suffix telling models apart
+        assert sc.get_variant(name.split("-")[0]) is not None
         assert len(m["coef"]) == len(leaf.FEATURES) and m["games"] > 0
+        if "net" in m:  # a net's weights: as many as its hidden units need
+            assert len(m["net"]["weights"]) == leaf.net_size(m["net"]["hidden"])
     # every variant's config names a shipped model
     for config in AGENT_CONFIGS.values():
         assert config.win_model in leaf.shipped_models()
@@ -166,3 +169,65 @@ def test_fit_on_a_subset_of_the_features_zeroes_the_rest(tmp_path: Path) -> None
     assert all(c == 0.0 for name, c in coef.items() if name not in {"bias", "health", "monsters"})
     assert tr.main(["fit", "--variant", "easy", "--cache", str(cache), "--out", str(out),
                     "--features", "nonsense"]) == 2
+
+
+def _value_game(seed: int, won: bool, rng: random.Random) -> dict[str, object]:
+    """A recorded game as ``scoundrel-value data`` writes one, with the fields the net's
+    fit reads: rooms dealt from a shuffled deck, random health and weapon."""
+    deck = list(sc.FULL_DECK)
+    rng.shuffle(deck)
+    decisions = []
+    for k in range(0, 40, 4):
+        room, bottom, unseen = deck[k:k + 4], deck[k + 4:k + 6], deck[k + 6:]
+        d: dict[str, object] = {
+            "health": rng.randint(1, 20), "weapon": rng.choice([0, 3, 7]),
+            "last_kill": rng.choice([0, 5, 12]), "resolved": 0,
+            "room": [str(c) for c in room], "bottom": [str(c) for c in bottom]}
+        for kind, lo, hi in (("m", 2, 14), ("w", 2, 10), ("p", 2, 10)):
+            for v in range(lo, hi + 1):
+                d[f"unseen_{kind}{v}"] = sum(
+                    1 for c in unseen if c.value == v and c.kind.name[0].lower() == kind)
+        decisions.append(d)
+        decisions.append({**d, "resolved": 1})  # not a room's first decision: skipped
+    return {"format": _script().VALUE_GAMES, "seed": seed, "variant": "classic/strict", "won": won,
+            "score": 1 if won else -1, "decisions": decisions}
+
+
+def test_net_fit_writes_a_net_the_leaf_reads_as_it_was_fitted(tmp_path: Path) -> None:
+    """The net's fit on a tiny set of recorded games: the model file's net, read by the
+    leaf (``leaf_estimate``, the kernel's twin), gives the chances the fit computed."""
+    tr = _script()
+    rng = random.Random(3)
+    games = tmp_path / "games.jsonl"
+    games.write_text("".join(json.dumps(_value_game(20_000 + i, i % 3 != 0, rng)) + "\n"
+                             for i in range(30)))
+    out = tmp_path / "model.json"
+    assert tr.main(["net", "--games", str(games), "--hidden", "3", "--out", str(out),
+                    "--exclude", "20025:20030"]) == 0
+    data = json.loads(out.read_text())
+    entry = data["models"]["classic/strict-net"]
+    assert entry["games"] == 25 and entry["net"]["hidden"] == 3
+    model = leaf.win_model_from(out, "classic/strict", "classic/strict-net")
+    par = leaf.weights_array(None, model)
+    pos = tr.value_game_positions([games], "classic/strict")
+    assert len(pos["seed"]) == 30 * 10  # a position per room's first decision
+    _, inputs = tr.position_features(pos, "strict")
+    want = tr.net_win_chances(model[len(leaf.FEATURES):], pos["counts"], inputs)
+    for k in range(0, 300, 17):
+        w, lk = int(pos["weapon"][k]), int(pos["last_kill"][k])
+        reach = sc.get_variant("classic/strict").weapon_reach(w, lk)
+        cards = tr._pool_cards(pos["counts"][k])
+        _, got = leaf.leaf_estimate(cards, int(pos["health"][k]), w, reach, par)
+        assert abs(got - want[k]) < 1e-9
+    # the logistic model beside it plays as a plain model
+    assert len(leaf.win_model_from(out, "x", "classic/strict-net-logistic")) == len(
+        leaf.FEATURES)
+
+
+def test_net_fit_refuses_evaluation_seeds(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    tr = _script()
+    games = tmp_path / "games.jsonl"
+    games.write_text(json.dumps(_value_game(42, True, random.Random(1))) + "\n")
+    assert tr.main(["net", "--games", str(games), "--out", str(tmp_path / "m.json")]) == 2
+    assert "evaluation seed" in capsys.readouterr().err

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +21,7 @@ from scoundrel_solver.fair.leaf import (
     FEATURES,
     leaf_estimate,
     leaf_value,
+    net_size,
     weights_array,
 )
 
@@ -30,6 +32,14 @@ def _model(seed: int) -> tuple[float, ...]:
     """Random win-model coefficients of plausible size, for the twins' tests."""
     rng = random.Random(seed)
     return tuple(rng.uniform(-0.5, 0.5) for _ in FEATURES)
+
+
+def _net_model(seed: int, hidden: int = 5) -> tuple[float, ...]:
+    """Random logistic coefficients followed by a random win net of ``hidden`` units: a
+    win model whose net decides (``leaf.weights_array``)."""
+    rng = random.Random(seed)
+    net = [rng.uniform(-0.3, 0.3) for _ in range(net_size(hidden))]
+    return (*_model(seed), float(hidden), *net)
 
 
 def _position(
@@ -103,6 +113,42 @@ def test_kernel_matches_ordered_twin_in_longer_dungeons(
         assert v.exact == te
 
 
+@given(
+    st.integers(0, 10**6),
+    st.integers(10, 12),
+    st.integers(0, 6),
+    st.sampled_from(["classic", "hard", "classic/equal"]),
+    st.integers(0, 1),
+)
+@settings(max_examples=20, deadline=None)
+def test_kernel_with_win_net_matches_ordered_twin(
+    seed: int, n_cards: int, steps: int, variant: str, depth: int
+) -> None:
+    """A win net as the leaf's win model: the kernel keeps one row of its hidden units
+    per pool (``_kernel._net_pool``), cleared with the pool's sums; the twin computes
+    the net afresh at every leaf."""
+    _, info = _position(seed, n_cards, steps, variant)
+    assume(not info.is_over and len(info.unseen) > 4)
+    agent = FairAgent(configs_with(win_bonus=100.0, win_model=_net_model(seed)))
+    vals, _ = agent.search(info, depth)
+    twin = twin_values(info, depth, agent.par_for(info))
+    assert [v.action for v in vals] == [a for a, _, _, _ in twin]
+    for v, (_, tv, tw, te) in zip(vals, twin, strict=True):
+        assert abs(v.value - tv) < 1e-7, (info.to_text(), v, tv)
+        assert abs(v.win_chance - tw) < 1e-7, (info.to_text(), v, tw)
+        assert v.exact == te
+
+
+def test_weights_array_checks_a_win_net() -> None:
+    good = _net_model(1, 3)
+    assert weights_array(None, good).shape == (7 + len(good),)
+    assert weights_array(None, _model(1))[-1] == 0.0  # no net: hidden units 0
+    for bad in (good[:-1], (*good[:13], 0.0, *good[14:]), (*good[:13], 2.5, *good[14:]),
+                (*good[:-1], float("nan"))):
+        with pytest.raises(ValueError, match="win model"):
+            weights_array(None, bad)
+
+
 @given(st.integers(0, 10**6), st.integers(0, 12))
 @settings(max_examples=300, deadline=None)
 def test_leaf_kernel_matches_python(seed: int, n_bottom: int) -> None:
@@ -116,7 +162,8 @@ def test_leaf_kernel_matches_python(seed: int, n_bottom: int) -> None:
     w = rng.choice([0, *range(2, 11)])
     lk = 0 if not w else rng.choice([0, *range(2, 15)])
     equal = rng.randint(0, 1)
-    par = weights_array({"win_bonus": rng.choice([0.0, 100.0])}, _model(seed))
+    model = _net_model(seed, rng.randint(1, 8)) if rng.random() < 0.5 else _model(seed)
+    par = weights_array({"win_bonus": rng.choice([0.0, 100.0])}, model)
     cnt = np.zeros(K.NTYPES, np.int64)
     for c in unseen:
         cnt[card_type(c)] += 1

@@ -61,3 +61,19 @@ def test_same_games_counts_equal_endings(tmp_path: Path, capsys: pytest.CaptureF
     bare = _write(tmp_path / "c.jsonl", [{"seed": s, "won": True} for s in range(4)])
     assert fair_paired.main([str(a), str(bare)]) == 0
     assert json.loads(capsys.readouterr().out)["same_score_and_decisions"] is None
+
+
+def test_cost_of_each_side_over_the_paired_deals(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    a = _write(tmp_path / "a.jsonl", [
+        {"seed": s, "won": True, "cpu": c, "decisions": 10, "over_1s": s}
+        for s, c in ((0, 1.0), (1, 3.0), (2, 2.0), (7, 50.0))])
+    b = _write(tmp_path / "b.jsonl", [{"seed": s, "won": False, "cpu": 0.5} for s in range(3)])
+    c = _write(tmp_path / "c.jsonl", [{"seed": s, "won": False} for s in range(3)])
+    assert fair_paired.main([str(a), str(b)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    # seed 7 is not paired: its cost does not count
+    assert out["a_cost"] == {"cpu_median": 2.0, "cpu_mean": 2.0, "decisions": 30, "over_1s": 3}
+    assert out["b_cost"] == {"cpu_median": 0.5, "cpu_mean": 0.5}
+    assert fair_paired.main([str(a), str(c)]) == 0
+    assert json.loads(capsys.readouterr().out)["b_cost"] is None

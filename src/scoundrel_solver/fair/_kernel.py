@@ -131,10 +131,14 @@ from .leaf import (
     LEAF_KILLS,
     LEAF_LOW_HEALTH,
     LEAF_MODEL,
+    LEAF_NET,
     LEAF_POTION,
     LEAF_SAFE_HEALTH,
     LEAF_WEAPON,
     LEAF_WIN_BONUS,
+    MAX_HIDDEN,
+    NET_INPUTS,
+    NET_TYPES,
 )
 
 NEG = -1.0e9
@@ -215,7 +219,13 @@ POOL_MONSTER_COUNT = 4
 POOL_CARDS = 5
 POOL_TOP_WEAPON = 6
 POOL_PRESENT = 7  # bit v: a monster of value v is there
-NPOOL = 8
+POOL_NET_OK = 8  # the win net's row below is up to date (cleared whenever the sums are redone)
+POOL_NET = 9  # the win net's hidden units before the room's cards and the player's inputs:
+#               their biases plus the pool's counts times their rows (``_net_pool``)
+NPOOL = POOL_NET + MAX_HIDDEN
+NET_NX = len(NET_INPUTS)
+if NET_TYPES != NTYPES or NET_NX != 7:  # ``_net_logit`` reads the pool by type, 7 inputs by name
+    raise ImportError("leaf.NET_TYPES / NET_INPUTS no longer match the kernel's win net")
 
 # A memo entry is one number: the value, plus MEMO_INEXACT when its subtree used
 # a leaf evaluation (values are final scores, far below MEMO_INEXACT / 2).
@@ -241,11 +251,17 @@ def room_remove(room: int, rn: int, i: int) -> int:
     return out
 
 
+def new_pool() -> np.ndarray:
+    """An empty (stale) ``pool`` row: the pool's sums and the win net's row, as floats."""
+    return np.zeros(NPOOL, np.float64)
+
+
 @jit
 def _pool_sums(cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, pool: np.ndarray) -> None:
     """Fill ``pool`` from the unseen counts and the known bottom (if stale)."""
     if pool[POOL_OK]:
         return
+    pool[POOL_NET_OK] = 0
     msum = 0
     psum = 0
     wsum = 0
@@ -316,7 +332,7 @@ def leaf(
     par: np.ndarray,
 ) -> tuple[float, float]:
     """Estimated (utility, chance of winning) between rooms (see ``scoundrel_solver.fair.leaf``)."""
-    pool = np.zeros(NPOOL, np.int64)
+    pool = np.zeros(NPOOL, np.float64)
     value, win = _leaf(cnt, bot, bpos, room, rn, h, w, lk, equal, par, pool)
     return float(value), float(win)
 
@@ -333,7 +349,7 @@ def _leaf(cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, room: int, rn: int
     nmon = pool[POOL_MONSTER_COUNT]
     npool = pool[POOL_CARDS] + rn
     wmax = pool[POOL_TOP_WEAPON]
-    present = pool[POOL_PRESENT]
+    present = int(pool[POOL_PRESENT])
     for i in range(rn):
         t = room_get(room, i)
         if type_kind(t) == KIND_MONSTER:
@@ -372,6 +388,11 @@ def _leaf(cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, room: int, rn: int
         - par[LEAF_LOW_HEALTH] * low * low
     )
     bonus = par[LEAF_WIN_BONUS]
+    if par[LEAF_NET] > 0:
+        z = _net_logit(cnt, bot, bpos, room, rn, par, pool, h, w, reach, absorb, low * low,
+                       mmax, wmax)
+        e = 1.0 + np.exp(-z)
+        return float(value + bonus / e), 1.0 / e
     m = LEAF_MODEL
     z = (
         par[m + FEAT_BIAS]
@@ -392,6 +413,54 @@ def _leaf(cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, room: int, rn: int
     if bonus == 0.0:
         return value, 1.0 / e
     return float(value + bonus / e), 1.0 / e
+
+
+@jit
+def _net_pool(cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, par: np.ndarray,
+              pool: np.ndarray) -> None:
+    """The win net's hidden units over the unseen cards and the known bottom, into
+    ``pool[POOL_NET:]`` (once per pool: the leaves under one draw share it)."""
+    hidden = int(par[LEAF_NET])
+    o = LEAF_NET + 1
+    top = o + (NET_TYPES + NET_NX) * hidden
+    for j in range(hidden):
+        pool[POOL_NET + j] = par[top + j]
+    for t in range(NTYPES):
+        c = cnt[t]
+        if c:
+            row = o + t * hidden
+            for j in range(hidden):
+                pool[POOL_NET + j] += c * par[row + j]
+    for k in range(bpos[0], bpos[1]):
+        row = o + bot[k] * hidden
+        for j in range(hidden):
+            pool[POOL_NET + j] += par[row + j]
+    pool[POOL_NET_OK] = 1
+
+
+@jit
+def _net_logit(cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, room: int, rn: int,
+               par: np.ndarray, pool: np.ndarray, h: float, w: float, reach: float,
+               absorb: float, low: float, mmax: float, wmax: float) -> float:
+    """The win net's logit (``leaf.net_win_logit``): the pool's row, plus the room's
+    cards and the player's inputs (``NET_INPUTS`` order), through ReLU to the output."""
+    if not pool[POOL_NET_OK]:
+        _net_pool(cnt, bot, bpos, par, pool)
+    hidden = int(par[LEAF_NET])
+    o = LEAF_NET + 1
+    xo = o + NET_TYPES * hidden
+    top = xo + NET_NX * hidden
+    z = par[top + 2 * hidden]
+    for j in range(hidden):
+        s = pool[POOL_NET + j]
+        for i in range(rn):
+            s += par[o + room_get(room, i) * hidden + j]
+        s += (h * par[xo + j] + w * par[xo + hidden + j] + reach * par[xo + 2 * hidden + j]
+              + absorb * par[xo + 3 * hidden + j] + low * par[xo + 4 * hidden + j]
+              + mmax * par[xo + 5 * hidden + j] + wmax * par[xo + 6 * hidden + j])
+        if s > 0.0:
+            z += par[top + hidden + j] * s
+    return float(z)
 
 
 @jit
@@ -986,7 +1055,7 @@ def search_root(
     ff = np.zeros((MAX_FRAMES, NFV), np.float64)
     done = np.zeros((MAX_FRAMES, MAX_ORDERS), np.int64)
     saved = np.zeros((MAX_FRAMES, NTYPES), np.int64)
-    pool = np.zeros(NPOOL, np.int64)
+    pool = np.zeros(NPOOL, np.float64)
     fi[0, :] = root
     nbot = root[FI_HI]
     bpos = np.zeros(2, np.int64)

@@ -113,9 +113,10 @@ class AgentConfig:
     - ``max_depth``: the deepest search, in refills (``EXACT_DEPTH``: no cap);
     - ``leaf``: the hand weights of the leaf's score estimate;
     - ``win_model``: the leaf's win model: the name of a model shipped in
-      ``leaf_model.json``, its coefficients in ``leaf.FEATURES`` order, or None
-      (no model: the chance of winning is then a flat 0.5 and only the score
-      ranks leaves);
+      ``leaf_model.json`` (a logistic model, or a win net: ``leaf``), its
+      coefficients in ``leaf.FEATURES`` order (optionally followed by a win net's
+      hidden units and weights, :func:`.leaf.weights_array`), or None (no model:
+      the chance of winning is then a flat 0.5 and only the score ranks leaves);
     - ``shown``: the calibration of the win chance shown for each action, the name of
       one shipped with the package (:data:`.value.shown.SHIPPED`), or None (the
       search's chance as it is). It changes the numbers a player reads, never a move.

@@ -43,6 +43,18 @@ the agent's games outside the evaluation seeds, with the label "this game was
 won" at every room boundary. (Features tried and never weighed are kept in
 ``experiments/``, not here.)
 
+**The win net** may take the logistic model's place (a model of ``leaf_model.json``
+with a ``net``): one hidden layer of ReLU units over the pool's counts by card type
+(``NET_TYPES``) and the player's inputs (``NET_INPUTS``: health, weapon, reach, the
+absorption ``A``, the low-health square, the strongest monster and weapon left),
+then a logistic output. It sees which monsters are left, not only their sum.
+``scripts/train_fair_leaf.py net`` fits it with scikit-learn on the agent's own
+recorded games (the label again "this game was won", at each room's first
+decision: the pool there is the pool between rooms) and folds the inputs'
+standardisation into the first layer. The kernel keeps the hidden units' sum
+over the unseen cards and the bottom once per pool, as it keeps the pool's sums,
+and adds the room's card and the player's inputs at each leaf.
+
 All terms are sums over the pool, so the leaf is blind to where the cards lie:
 fleeing looks neutral to it and is judged by what the expanded rooms reveal.
 """
@@ -55,7 +67,7 @@ import math
 from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 
@@ -67,11 +79,16 @@ __all__ = [
     "DEFAULT_WEIGHTS",
     "FEATURES",
     "LEAF_WEIGHTS",
+    "MAX_HIDDEN",
     "MODEL_FILE",
+    "NET_INPUTS",
+    "NET_TYPES",
     "config_par",
     "leaf_estimate",
     "leaf_features",
     "leaf_value",
+    "net_size",
+    "net_win_logit",
     "shipped_models",
     "weights_array",
     "win_model_from",
@@ -113,6 +130,17 @@ FEAT_MONSTER_COUNT: Final = 9
 FEAT_TOP_MONSTER: Final = 10
 FEAT_TOP_WEAPON: Final = 11
 FEAT_LOW: Final = 12
+LEAF_NET: Final = LEAF_MODEL + len(FEATURES)
+"""``par[LEAF_NET]``: the hidden units of the win net (0: no net, the logistic model
+decides); the net's weights follow it (:func:`net_size` numbers)."""
+NET_TYPES: Final = 32
+"""The net's pool inputs, one per card type (monster 2..14 at 1..13, weapon 2..10 at
+14..22, potion 2..10 at 23..31; row 0 is no card): how many of each are in the pool."""
+NET_INPUTS: Final = ("health", "weapon", "reach", "absorb", "low", "top_monster", "top_weapon")
+"""The net's inputs beside the pool's counts: the player's own state and the few
+features of the pool that are not sums of its cards."""
+MAX_HIDDEN: Final = 64
+"""The most hidden units a win net may have (the kernel keeps one row of them per pool)."""
 DEFAULT_WEIGHTS: Final[dict[str, float]] = {
     **{name: float(getattr(LeafWeights(), name)) for name in LEAF_WEIGHTS[:LEAF_WIN_BONUS]},
     "win_bonus": 100.0,
@@ -141,9 +169,57 @@ def weights_array(
         # the kernel's memo marks inexact values by adding 1000: values must stay below 500
         raise ValueError(f"win_bonus must be within 0..{MAX_WIN_BONUS:g}, got {w['win_bonus']}")
     coef = np.zeros(len(FEATURES), np.float64) if model is None else np.array(list(model), float)
-    if coef.shape != (len(FEATURES),):
-        raise ValueError(f"a win model has {len(FEATURES)} coefficients, got {coef.shape}")
+    n = len(FEATURES)
+    if coef.ndim != 1 or coef.shape[0] < n:
+        raise ValueError(f"a win model has {n} coefficients, got {coef.shape}")
+    if coef.shape[0] == n:
+        coef = np.r_[coef, 0.0]  # no net: the logistic model decides
+    else:
+        hidden = float(coef[n])
+        if not (hidden.is_integer() and 1 <= hidden <= MAX_HIDDEN
+                and coef.shape[0] == n + 1 + net_size(int(hidden))):
+            raise ValueError(
+                f"a win model has {n} coefficients, or those, a net's hidden units "
+                f"(1..{MAX_HIDDEN}) and its net_size(hidden) weights; got {coef.shape[0]} "
+                f"numbers with {hidden:g} hidden units")
+    if not np.isfinite(coef).all():
+        raise ValueError("a win model's coefficients must be finite numbers")
     return np.concatenate([np.array([w[name] for name in LEAF_WEIGHTS], np.float64), coef])
+
+
+def net_size(hidden: int) -> int:
+    """How many weights follow ``par[LEAF_NET]`` for a win net of ``hidden`` units: the
+    pool's rows (``NET_TYPES`` x hidden), the other inputs' rows (``NET_INPUTS`` x
+    hidden), the hidden biases, the output's weights and the output's bias."""
+    return hidden * (NET_TYPES + len(NET_INPUTS) + 2) + 1
+
+
+def _net_type(card: Card) -> int:
+    """The row of ``card`` among the net's pool inputs (see ``NET_TYPES``)."""
+    if card.kind is Kind.MONSTER:
+        return card.value - 1
+    return card.value + (12 if card.kind is Kind.WEAPON else 21)
+
+
+def net_win_logit(pool: Iterable[Card], inputs: Iterable[float], par: np.ndarray) -> float:
+    """The win net's logit (the plain-Python twin of the kernel's): one hidden layer of
+    ReLU units over the pool's counts by card type and ``inputs`` (``NET_INPUTS``)."""
+    hidden = int(par[LEAF_NET])
+    o = LEAF_NET + 1
+    counts = [0] * NET_TYPES
+    for c in pool:
+        counts[_net_type(c)] += 1
+    x = list(inputs)
+    top = o + (NET_TYPES + len(x)) * hidden
+    z = float(par[top + 2 * hidden])
+    for j in range(hidden):
+        s = float(par[top + j])
+        for t, k in enumerate(counts):
+            s += k * float(par[o + t * hidden + j])
+        for i, v in enumerate(x):
+            s += v * float(par[o + (NET_TYPES + i) * hidden + j])
+        z += float(par[top + hidden + j]) * max(s, 0.0)
+    return z
 
 
 def leaf_features(pool: Iterable[Card], health: int, weapon: int, reach: int,
@@ -170,6 +246,7 @@ def leaf_estimate(
     (utility, chance of winning), the utility being the score estimate plus
     ``win_bonus`` times the chance of winning. Without a win model (zero
     coefficients) the chance is the model's 0.5, which the score alone then ranks."""
+    pool = list(pool)
     f = leaf_features(pool, health, weapon, reach, int(par[LEAF_KILLS]),
                       float(par[LEAF_SAFE_HEALTH]))
     value = float(
@@ -181,7 +258,11 @@ def leaf_estimate(
         - par[LEAF_LOW_HEALTH] * f[FEAT_LOW]
     )
     bonus = float(par[LEAF_WIN_BONUS])
-    z = sum(float(c) * x for c, x in zip(par[LEAF_MODEL:], f, strict=True))
+    if par[LEAF_NET] > 0:
+        z = net_win_logit(pool, (f[FEAT_HEALTH], f[FEAT_WEAPON], f[FEAT_REACH], f[FEAT_ABSORB],
+                                 f[FEAT_LOW], f[FEAT_TOP_MONSTER], f[FEAT_TOP_WEAPON]), par)
+    else:
+        z = sum(float(c) * x for c, x in zip(par[LEAF_MODEL:LEAF_NET], f, strict=True))
     win = 1.0 / (1.0 + math.exp(-z))
     return (value if bonus == 0.0 else value + bonus * win), win
 
@@ -193,13 +274,24 @@ def leaf_value(
     return leaf_estimate(pool, health, weapon, reach, par)[0]
 
 
+def _model_entry(m: dict[str, Any]) -> tuple[float, ...]:
+    """A model of a model file as ``win_model`` coefficients: the logistic model's, then
+    the win net's hidden units and weights if it has a net (see :func:`weights_array`)."""
+    coef = tuple(float(x) for x in m["coef"])
+    net = m.get("net")
+    if net is None:
+        return coef
+    return (*coef, float(int(net["hidden"])), *(float(x) for x in net["weights"]))
+
+
 @functools.cache
 def shipped_models() -> dict[str, tuple[float, ...]]:
-    """The win model coefficients shipped with the package, by variant ("classic/strict")."""
+    """The win models shipped with the package, by name ("classic/strict"), as
+    ``win_model`` coefficients (a model with a net has its net's after them)."""
     data = json.loads(resources.files(__package__).joinpath(MODEL_FILE).read_text())
     if tuple(data["features"]) != FEATURES:
         raise ValueError(f"{MODEL_FILE} was fitted on features {data['features']}, not {FEATURES}")
-    return {name: tuple(float(x) for x in m["coef"]) for name, m in data["models"].items()}
+    return {name: _model_entry(m) for name, m in data["models"].items()}
 
 
 def config_par(config: AgentConfig) -> np.ndarray:
@@ -221,15 +313,18 @@ def config_par(config: AgentConfig) -> np.ndarray:
     return weights_array({**weights, "win_bonus": float(config.win_bonus)}, model)
 
 
-def win_model_from(path: Path, variant: str) -> tuple[float, ...]:
-    """The win model of ``variant`` (else classic/strict) in a model file written like
-    :data:`MODEL_FILE`, as coefficients in ``FEATURES`` order: a feature the file
-    lacks gets 0, so a model fitted on fewer features plays exactly as it did."""
+def win_model_from(path: Path, variant: str, name: str | None = None) -> tuple[float, ...]:
+    """The win model ``name`` (else that of ``variant``, else classic/strict) in a model
+    file written like :data:`MODEL_FILE`, as ``win_model`` coefficients in ``FEATURES``
+    order (then its net's, if it has one): a feature the file lacks gets 0, so a model
+    fitted on fewer features plays exactly as it did."""
     data = json.loads(path.read_text())
     models = data["models"]
-    m = models.get(variant) or models["classic/strict"]
+    if name is not None and name not in models:
+        raise ValueError(f"{path}: no model {name!r}; it has: {', '.join(sorted(models))}")
+    m = models[name] if name is not None else models.get(variant) or models["classic/strict"]
     coef = dict(zip(data["features"], m["coef"], strict=True))
     unknown = set(coef) - set(FEATURES)
     if unknown:
         raise ValueError(f"{path}: features {sorted(unknown)} are not in leaf.FEATURES")
-    return tuple(float(coef.get(name, 0.0)) for name in FEATURES)
+    return _model_entry({**m, "coef": [coef.get(f, 0.0) for f in FEATURES]})
