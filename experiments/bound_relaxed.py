@@ -59,6 +59,7 @@ from scoundrel_solver.fair.leaf import (
     FEATURES,
     LEAF_KILLS,
     LEAF_MODEL,
+    LEAF_NET,
     LEAF_SAFE_HEALTH,
     config_par,
     leaf_features,
@@ -176,7 +177,7 @@ def cmd_fit(args: argparse.Namespace) -> int:
         y = np.array([w for _, w in rows], float)
         held = np.arange(len(y)) % 5 == 0
         coef = _logistic(x[~held], y[~held])
-        shipped = config_par(agent_config(variant))[LEAF_MODEL:]
+        shipped = config_par(agent_config(variant))[LEAF_MODEL:LEAF_NET]
         report = {"positions": len(y), "winnable_share": float(y.mean()),
                   "held_out_log_loss": _log_loss(x[held], y[held], coef),
                   "held_out_log_loss_constant": _log_loss(
@@ -210,7 +211,7 @@ def relaxed_value(model: Path, variant: sc.Variant, scale: float) -> tuple[Charg
         raise SystemExit(f"{model}: fitted on other features than fair.leaf.FEATURES")
     coef = np.array(data["models"][str(variant)]["coef"], float)
     par = config_par(agent_config(variant)).copy()
-    par[LEAF_MODEL:] = coef
+    par[LEAF_MODEL:LEAF_NET] = coef
     digest = hashlib.sha256(coef.tobytes()).hexdigest()[:8]
     name = f"relaxed.{digest}" + ("" if scale == 1 else f"x{scale:g}")
     inner: Charges = OneRoom(par)

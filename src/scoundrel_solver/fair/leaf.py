@@ -109,7 +109,7 @@ LEAF_SAFE_HEALTH: Final = 4
 LEAF_KILLS: Final = 5
 LEAF_WIN_BONUS: Final = 6
 LEAF_MODEL: Final = 7
-"""``par[LEAF_MODEL:]``: the coefficients of the win model, in ``FEATURES`` order."""
+"""``par[LEAF_MODEL:LEAF_NET]``: the coefficients of the win model, in ``FEATURES`` order."""
 
 FEATURES: Final = (
     "bias", "health", "monsters", "potions", "weapons", "absorb", "weapon", "reach",
