@@ -74,16 +74,6 @@ def sample_positions(seeds: Iterable[int] = (0, 1), sizes: Iterable[int] = (14, 
     deal, the first fresh room whose dungeon holds at most each of ``sizes`` cards along
     the exact solver's best line (alive positions only): small enough that two penalised
     steps take a moment."""
-    from ..exact import solve
+    from ..exact.version import sample_positions as along_best_lines
 
-    out: list[str] = []
-    for flee in ("classic", "hard"):
-        for seed in seeds:
-            s = sc.new_game(seed=seed, variant=flee)
-            line = iter(solve(s).line)
-            for size in sizes:
-                while not s.is_over and (len(s.dungeon) > size or s.resolved_in_room):
-                    s = sc.apply(s, sc.parse_action(s, next(line)))
-                if not s.is_over:
-                    out.append(s.to_text())
-    return out
+    return along_best_lines(seeds, sizes, rules=(("classic", "strict"), ("hard", "strict")))

@@ -44,22 +44,23 @@ def fingerprint_lines(positions: Iterable[str]) -> Iterator[str]:
         yield f"{text}\t{r.best_score} {int(r.proven)} {r.nodes}\t{' '.join(r.line)}"
 
 
-def sample_positions(seeds: Iterable[int] = (0, 1, 2), sizes: Iterable[int] = (40, 30, 18)
-                     ) -> list[str]:
-    """Positions of every variant: from each seed's deal, the first position whose dungeon
-    holds at most each of ``sizes`` cards along the solver's own best line of the deal
-    (alive positions only)."""
+def sample_positions(seeds: Iterable[int] = (0, 1, 2), sizes: Iterable[int] = (40, 30, 18),
+                     rules: Iterable[tuple[str, str]] | None = None) -> list[str]:
+    """Positions of every variant (or of the ``(flee, weapon)`` rules given): from each
+    seed's deal, the first position whose dungeon holds at most each of ``sizes`` cards
+    along the solver's own best line of the deal (alive positions only)."""
     from .solve import solve
 
+    if rules is None:
+        rules = [(flee, rule) for flee in FLEE_RULES for rule in WEAPON_RULES]
     out: list[str] = []
-    for flee in FLEE_RULES:
-        for rule in WEAPON_RULES:
-            for seed in seeds:
-                s = sc.new_game(seed=seed, variant=flee, weapon_rule=rule)
-                line = iter(solve(s).line)
-                for size in sizes:
-                    while not s.is_over and (len(s.dungeon) > size or s.resolved_in_room):
-                        s = sc.apply(s, sc.parse_action(s, next(line)))
-                    if not s.is_over:
-                        out.append(s.to_text())
+    for flee, rule in rules:
+        for seed in seeds:
+            s = sc.new_game(seed=seed, variant=flee, weapon_rule=rule)
+            line = iter(solve(s).line)
+            for size in sizes:
+                while not s.is_over and (len(s.dungeon) > size or s.resolved_in_room):
+                    s = sc.apply(s, sc.parse_action(s, next(line)))
+                if not s.is_over:
+                    out.append(s.to_text())
     return out
