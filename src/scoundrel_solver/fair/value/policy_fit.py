@@ -39,7 +39,7 @@ from scoundrel_core.info import InfoState, observe
 from ...errors import SolverError
 from ...runs.jsonl import LineAppender, read_json_lines
 from .features import FEATURES, features_of, features_of_row
-from .model import MAX_LAYER, MAX_LAYERS, ValueModel
+from .model import ValueModel
 
 __all__ = [
     "FORMAT", "MAX_GAMES", "base_labels", "fit_soft", "label_games", "labels_in",
@@ -254,11 +254,9 @@ def fit_soft(x: np.ndarray, win: np.ndarray, score: np.ndarray, groups: np.ndarr
     loss, stopping after ``patience`` epochs without a better one."""
     from sklearn.neural_network import MLPClassifier, MLPRegressor
 
-    from .train import net_of_layers, split_by_game
+    from .train import check_hidden, net_of_layers, split_by_game, standardised
 
-    if not 1 <= len(hidden) < MAX_LAYERS or not all(1 <= h <= MAX_LAYER for h in hidden):
-        raise SolverError(f"hidden layers {list(hidden)}: 1..{MAX_LAYERS - 1} widths of "
-                          f"1..{MAX_LAYER}")
+    check_hidden(hidden)
     if not 1 <= max_iter <= 1000 or not 1 <= patience <= max_iter:
         raise SolverError(f"max_iter {max_iter} and patience {patience}: 1..1000 epochs, "
                           f"patience at most max_iter")
@@ -266,11 +264,7 @@ def fit_soft(x: np.ndarray, win: np.ndarray, score: np.ndarray, groups: np.ndarr
         raise SolverError("features, win chances, scores and games differ in length or are empty")
     if np.any((win < 0) | (win > 1)) or not np.all(np.isfinite(score)):
         raise SolverError("win chances must lie in 0..1 and scores be finite")
-    mean = x.mean(axis=0)
-    scale = x.std(axis=0)
-    scale[scale == 0] = 1.0  # a feature that never varies: left as it is
-    z = (x - mean) / scale
-    s_mean, s_scale = float(score.mean()), float(score.std() or 1.0)
+    mean, scale, z, s_mean, s_scale = standardised(x, score)
     train, val = split_by_game(groups, seed)
     if not 1 <= batch_size <= 100_000:
         raise SolverError(f"batch_size {batch_size}: 1..100000 rows")

@@ -27,8 +27,8 @@ from ...errors import SolverError
 from .features import features_of_row
 from .model import MAX_LAYER, MAX_LAYERS, Net, ValueModel
 
-__all__ = ["EVAL_SEEDS", "MAX_EXAMPLES", "decision_rows_of", "fit_arrays", "fit_file",
-           "load_examples", "net_of_layers", "split_by_game"]
+__all__ = ["EVAL_SEEDS", "MAX_EXAMPLES", "check_hidden", "decision_rows_of", "fit_arrays",
+           "fit_file", "load_examples", "net_of_layers", "split_by_game", "standardised"]
 
 EVAL_SEEDS: Final = range(0, 10_000)
 """The seeds the evaluations use: never training data."""
@@ -87,6 +87,24 @@ def net_of_layers(coefs: Sequence[np.ndarray], intercepts: Sequence[np.ndarray])
                      for w, b in zip(coefs, intercepts, strict=True)))
 
 
+def check_hidden(hidden: Sequence[int]) -> None:
+    """Refuse hidden layers a model file could not hold (:data:`MAX_LAYERS`, :data:`MAX_LAYER`)."""
+    if not 1 <= len(hidden) < MAX_LAYERS or not all(1 <= h <= MAX_LAYER for h in hidden):
+        raise SolverError(f"hidden layers {list(hidden)}: 1..{MAX_LAYERS - 1} widths of "
+                          f"1..{MAX_LAYER}")
+
+
+def standardised(x: np.ndarray, score: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, float]:
+    """(mean, scale, standardised features, score mean, score scale) of a fit's inputs."""
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale == 0] = 1.0  # a feature that never varies: left as it is
+    z = (x - mean) / scale
+    s_mean, s_scale = float(score.mean()), float(score.std() or 1.0)
+    return mean, scale, z, s_mean, s_scale
+
+
 def split_by_game(groups: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Rows of a tenth of the games (at least one, from five games on) for validation,
     the rest for training: decisions of one game share its outcome, so a split by rows
@@ -140,16 +158,10 @@ def fit_arrays(x: np.ndarray, won: np.ndarray, score: np.ndarray,
     validation loss (log-loss, squared error)."""
     from sklearn.neural_network import MLPClassifier, MLPRegressor
 
-    if not 1 <= len(hidden) < MAX_LAYERS or not all(1 <= h <= MAX_LAYER for h in hidden):
-        raise SolverError(f"hidden layers {list(hidden)}: 1..{MAX_LAYERS - 1} widths of "
-                          f"1..{MAX_LAYER}")
+    check_hidden(hidden)
     if len(set(won.tolist())) < 2:
         raise SolverError("the decisions hold only won or only lost games: nothing to learn")
-    mean = x.mean(axis=0)
-    scale = x.std(axis=0)
-    scale[scale == 0] = 1.0  # a feature that never varies: left as it is
-    z = (x - mean) / scale
-    s_mean, s_scale = float(score.mean()), float(score.std() or 1.0)
+    mean, scale, z, s_mean, s_scale = standardised(x, score)
     rows = split_by_game(np.arange(len(x)) if groups is None else groups, seed)
     common: dict[str, Any] = {"hidden_layer_sizes": tuple(hidden), "alpha": alpha,
                               "random_state": seed, "learning_rate_init": learning_rate}
