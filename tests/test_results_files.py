@@ -24,6 +24,7 @@ from scoundrel_solver.runs.jsonl import (
     MAX_LINE_BYTES,
     LineAppender,
     ResultsFileError,
+    append_missing,
     drop_cut_line,
     read_json_lines,
 )
@@ -393,3 +394,19 @@ def test_the_store_takes_its_limits_as_parameters(tmp_path: Path) -> None:
         for limit in (float("inf"), 1e-300, 5e-324):
             assert store.settled("hard", "strict", SeedRange(0, 5), limit) == (
                 set() if limit > 0.5 else {1})
+
+
+def test_append_missing_writes_each_missing_key_once_and_stops_between_keys(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    out.write_text('{"seed": 1}\n')
+    seen: list[int] = []
+    asked = iter([False, False, False, True])  # the fourth key is never started
+    written = append_missing(out, [0, 1, 2, 3, 4], {1}, lambda k: {"seed": k, "sq": k * k},
+                             stop=lambda: next(asked), progress=lambda k, line: seen.append(k))
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    assert written == 2 and seen == [0, 2]
+    assert rows == [{"seed": 1}, {"seed": 0, "sq": 0}, {"seed": 2, "sq": 4}]
+    # a rerun with what is now done writes only the rest
+    done = {r["seed"] for r in rows}
+    assert append_missing(out, [0, 1, 2, 3, 4], done, lambda k: {"seed": k}) == 2
+    assert [json.loads(x)["seed"] for x in out.read_text().splitlines()] == [1, 0, 2, 3, 4]

@@ -33,7 +33,7 @@ import json
 import os
 import signal
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
@@ -41,7 +41,7 @@ from typing import Any, Final
 import scoundrel_core as sc
 
 __all__ = ["MAX_LINE_BYTES", "DiskFull", "LineAppender", "ResultsFileError",
-           "ResultsFileUnwritable", "check_regular",
+           "ResultsFileUnwritable", "append_missing", "check_regular",
            "drop_cut_line", "read_json_lines"]
 
 MAX_LINE_BYTES: Final = 1 << 20
@@ -294,3 +294,26 @@ def drop_cut_line(path: str | Path) -> None:
     is removed, one that parses gets its newline; this also checks, before any work,
     that the file can be written (it is created if missing)."""
     LineAppender(path).close()
+
+
+def append_missing(
+    path: str | Path, keys: Iterable[int], done: Collection[int],
+    line_of: Callable[[int], dict[str, Any]], *, stop: Callable[[], bool] = lambda: False,
+    progress: Callable[[int, dict[str, Any]], None] | None = None,
+) -> int:
+    """The loop of a resumable run: for every key (a seed) not in ``done``, in order, make
+    its line and append it to ``path`` as it is made, so a stop loses at most the key in
+    progress; ``stop()`` is asked before each key. Returns the lines written."""
+    written = 0
+    with LineAppender(path) as file:
+        for key in keys:
+            if stop():
+                break
+            if key in done:
+                continue
+            line = line_of(key)
+            file.append(json.dumps(line, separators=(",", ":")))
+            written += 1
+            if progress is not None:
+                progress(key, line)
+    return written

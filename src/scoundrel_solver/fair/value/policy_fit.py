@@ -25,7 +25,6 @@ call resumes, skipping the seeds already labelled.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -37,7 +36,7 @@ import scoundrel_core as sc
 from scoundrel_core.info import InfoState, observe
 
 from ...errors import SolverError
-from ...runs.jsonl import LineAppender, read_json_lines
+from ...runs.jsonl import append_missing, read_json_lines
 from .features import FEATURES, features_of, features_of_row
 from .model import ValueModel
 
@@ -114,24 +113,19 @@ def label_games(choose: Callable[[InfoState], sc.Action], seeds: Sequence[int], 
     if len(seeds) > MAX_GAMES:
         raise SolverError(f"{len(seeds):,} games: at most {MAX_GAMES:,} a call")
     _check_seeds(seeds)
-    agent = agent or FairAgent()
+    teacher = agent or FairAgent()
     done = {int(g["seed"]) for g in _lines(out)} if Path(out).exists() else set()
-    written = 0
-    with LineAppender(out) as file:
-        for seed in seeds:
-            if stop():
-                break
-            if seed in done:
-                continue
-            rows = [[*features_of(i).tolist(), win, score]
-                    for info in policy_positions(choose, seed, variant)
-                    for i, win, score in search_labels(agent, info)]
-            file.append(json.dumps({"format": FORMAT, "seed": seed, "variant": variant,
-                                    "round": round_, "rows": rows}, separators=(",", ":")))
-            written += 1
-            if progress is not None:
-                progress(seed, len(rows))
-    return written
+
+    def line_of(seed: int) -> dict[str, Any]:
+        rows = [[*features_of(i).tolist(), win, score]
+                for info in policy_positions(choose, seed, variant)
+                for i, win, score in search_labels(teacher, info)]
+        return {"format": FORMAT, "seed": seed, "variant": variant, "round": round_,
+                "rows": rows}
+
+    return append_missing(out, seeds, done, line_of, stop=stop,
+                          progress=None if progress is None
+                          else lambda seed, line: progress(seed, len(line["rows"])))
 
 
 def _lines(path: str | Path) -> Iterable[dict[str, Any]]:

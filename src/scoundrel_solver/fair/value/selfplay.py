@@ -25,7 +25,7 @@ import scoundrel_core as sc
 from scoundrel_core.info import InfoState, observe
 
 from ...errors import SolverError
-from ...runs.jsonl import LineAppender, read_json_lines
+from ...runs.jsonl import append_missing, read_json_lines
 from ..agent import FairAgent, choice
 from ..api import MAX_ACTIONS
 from .features import STATE_COLUMNS, UNSEEN_COLUMNS, phase, state_row
@@ -121,23 +121,10 @@ def record_games(
 ) -> int:
     """Play every seed not yet in ``out`` and append each game as it ends; ``stop()`` is
     asked between games. Returns the number of games written."""
-    agent = agent or FairAgent()
-    done = done_seeds(out, variant)
-    written = 0
-    with LineAppender(out) as file:
-        import json
-
-        for seed in seeds:
-            if stop():
-                break
-            if seed in done:
-                continue
-            game = play_recorded(seed, variant, agent)
-            file.append(json.dumps(game, separators=(",", ":")))
-            written += 1
-            if progress is not None:
-                progress(game)
-    return written
+    player = agent or FairAgent()
+    return append_missing(out, seeds, done_seeds(out, variant),
+                          lambda seed: play_recorded(seed, variant, player), stop=stop,
+                          progress=None if progress is None else lambda _, game: progress(game))
 
 
 def decision_rows(game: dict[str, Any]) -> Iterator[dict[str, Any]]:
