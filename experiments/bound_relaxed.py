@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 
 import scoundrel_core as sc
+from scoundrel_core.encoding import NTYPES, card_type
 from scoundrel_core.info import ChanceNode, InfoState, observe
 from scoundrel_solver.bound.deal import deal_bound, opening_node
 from scoundrel_solver.bound.rows import bound_row, read_bound_rows, settings_of, summarize_bound
@@ -61,6 +62,7 @@ from scoundrel_solver.fair.leaf import (
     LEAF_MODEL,
     LEAF_NET,
     LEAF_SAFE_HEALTH,
+    NET_INPUTS,
     config_par,
     leaf_features,
 )
@@ -89,8 +91,11 @@ def room_ends(seed: int, variant: sc.Variant, rooms: int, max_nodes: int, explor
             f = leaf_features(pool, b.health, b.weapon_value, b.weapon_reach,
                               int(par[LEAF_KILLS]), float(par[LEAF_SAFE_HEALTH]))
             won = is_winnable(s2, max_nodes)
+            counts = [0] * NTYPES  # the pool by card type: the win net's inputs
+            for c in pool:
+                counts[card_type(c)] += 1
             out.append({"seed": seed, "variant": str(variant), "step": len(out) + 1,
-                        "fled": bool(y.fled), "features": f,
+                        "fled": bool(y.fled), "features": f, "counts": counts,
                         "winnable": None if won is None else bool(won)})
         info, s = observe(info, a, s2), s2
     return out
@@ -108,7 +113,7 @@ def cmd_positions(args: argparse.Namespace) -> int:
             rows = room_ends(seed, variant, args.rooms, args.max_nodes, args.explore, agent)
             if not rows:  # a game over before its first chance step: mark the seed done
                 rows = [{"seed": seed, "variant": str(variant), "step": 0, "fled": False,
-                         "features": None, "winnable": None}]
+                         "features": None, "counts": None, "winnable": None}]
             sink.append("\n".join(json.dumps(r) for r in rows))
             n += 1
             if n % 200 == 0:
@@ -191,6 +196,105 @@ def cmd_fit(args: argparse.Namespace) -> int:
     return 0
 
 
+NET_FROM_FEATURES = tuple(FEATURES.index(n) for n in NET_INPUTS)
+"""Where each of the win net's inputs (``NET_INPUTS``) sits among the ``FEATURES``."""
+
+
+def net_inputs(rows: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(counts by card type, the net's other inputs, features) of positions with counts."""
+    counts = np.array([r["counts"] for r in rows], float)
+    feats = np.array([r["features"] for r in rows], float)
+    return counts, feats[:, NET_FROM_FEATURES], feats
+
+
+def fit_win_net(counts: np.ndarray, inputs: np.ndarray, y: np.ndarray, hidden: int,
+                alpha: float, seed: int = 0) -> np.ndarray:
+    """A win net in ``fair.leaf``'s layout (hidden units, then ``net_size(hidden)``
+    weights), fitted by scikit-learn on standardised inputs; the standardisation is then
+    folded into the first layer, so that the kernel reads raw counts and inputs. The
+    pool's sums (monsters, potions, weapons, cards) are inputs while fitting, to help the
+    optimiser; being sums of the counts they fold into the counts' rows."""
+    from sklearn.neural_network import MLPClassifier
+
+    values = np.zeros(NTYPES)
+    kinds = np.zeros(NTYPES, int)  # 1 monster, 2 weapon, 3 potion (the encoding's rows)
+    values[1:14], kinds[1:14] = np.arange(2, 15), 1
+    values[14:23], kinds[14:23] = np.arange(2, 11), 2
+    values[23:32], kinds[23:32] = np.arange(2, 11), 3
+    sums = np.stack([values * (kinds == 1), values * (kinds == 3), values * (kinds == 2),
+                     (kinds > 0).astype(float)])
+    x = np.c_[counts[:, 1:], counts @ sums.T, inputs]
+    mu, sd = x.mean(0), x.std(0)
+    sd[sd == 0] = 1.0
+    net = MLPClassifier(hidden_layer_sizes=(hidden,), alpha=alpha, max_iter=600,
+                        early_stopping=True, n_iter_no_change=20, random_state=seed)
+    net.fit((x - mu) / sd, y)
+    w1 = net.coefs_[0] / sd[:, None]
+    b1 = net.intercepts_[0] - mu @ w1
+    n = NTYPES - 1
+    pool = np.zeros((NTYPES, hidden))
+    pool[1:] = w1[:n] + sums[:, 1:].T @ w1[n:n + 4]
+    rest = w1[n + 4:]
+    return np.asarray(np.r_[float(hidden), pool.ravel(), rest.ravel(), b1,
+                            net.coefs_[1][:, 0], net.intercepts_[1][0]], float)
+
+
+def net_chances(model: np.ndarray, counts: np.ndarray, inputs: np.ndarray) -> np.ndarray:
+    """The chances a win net (``fit_win_net``'s layout) gives these positions, read from
+    its flat weights the way the kernel reads them."""
+    hidden = int(model[0])
+    flat = model[1:]
+    n, nx = NTYPES * hidden, len(NET_INPUTS) * hidden
+    pool = flat[:n].reshape(NTYPES, hidden)
+    rest = flat[n:n + nx].reshape(len(NET_INPUTS), hidden)
+    b1, w2, b2 = flat[n + nx:n + nx + hidden], flat[n + nx + hidden:-1], flat[-1]
+    z = np.maximum(counts @ pool + inputs @ rest + b1, 0.0) @ w2 + b2
+    return np.asarray(1.0 / (1.0 + np.exp(-np.clip(z, -40, 40))))
+
+
+def _loss(p: np.ndarray, y: np.ndarray) -> float:
+    p = np.clip(p, 1e-12, 1 - 1e-12)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+def cmd_fitnet(args: argparse.Namespace) -> int:
+    """Win nets of ``is_winnable`` per variant: each size and ridge of the grid fitted on
+    the seeds not held out (seed % 5 != 0), the best by held-out log-loss refitted on
+    every position; the logistic model and a constant on the same split beside it."""
+    rows = [r for path in args.positions for r in read_positions(path)
+            if r.get("counts") is not None and r["winnable"] is not None]
+    models: dict[str, Any] = {}
+    for variant in sorted({r["variant"] for r in rows}):
+        mine = [r for r in rows if r["variant"] == variant]
+        counts, inputs, feats = net_inputs(mine)
+        y = np.array([r["winnable"] for r in mine], float)
+        held = np.array([r["seed"] % 5 == 0 for r in mine])
+        rate = float(y[~held].mean())
+        report: dict[str, Any] = {
+            "positions": len(y), "games": len({r["seed"] for r in mine}),
+            "winnable_share": float(y.mean()),
+            "held_out_log_loss_constant": _loss(np.full(int(held.sum()), rate), y[held]),
+            "held_out_log_loss_logistic": _log_loss(feats[held], y[held],
+                                                    _logistic(feats[~held], y[~held]))}
+        grid: dict[str, float] = {}
+        for hidden in args.hidden:
+            for alpha in args.alpha:
+                m = fit_win_net(counts[~held], inputs[~held], y[~held], hidden, alpha)
+                grid[f"{hidden} {alpha:g}"] = _loss(net_chances(m, counts[held], inputs[held]),
+                                                    y[held])
+                print(variant, hidden, alpha, f"{grid[f'{hidden} {alpha:g}']:.4f}", flush=True)
+        best = min(grid, key=grid.__getitem__)
+        hidden, alpha = int(best.split()[0]), float(best.split()[1])
+        report |= {"held_out_log_loss_net": grid[best], "hidden": hidden, "alpha": alpha,
+                   "grid": grid}
+        model = fit_win_net(counts, inputs, y, hidden, alpha)
+        models[variant] = {"net": model.tolist(), **report}
+        print(variant, json.dumps({k: v for k, v in report.items() if k != "grid"}), flush=True)
+    args.out.write_text(json.dumps({"layout": "fair.leaf win net", "inputs": list(NET_INPUTS),
+                                    "label": "is_winnable", "models": models}, indent=1) + "\n")
+    return 0
+
+
 class Scaled:
     """``scale`` times a ``V`` (still a function of the information state)."""
 
@@ -207,13 +311,23 @@ class Scaled:
 def relaxed_value(model: Path, variant: sc.Variant, scale: float) -> tuple[Charges, str]:
     """The one-room kernel reading the relaxed model, and the ``value`` name of its rows."""
     data = json.loads(model.read_text())
-    if tuple(data["features"]) != FEATURES:
-        raise SystemExit(f"{model}: fitted on other features than fair.leaf.FEATURES")
-    coef = np.array(data["models"][str(variant)]["coef"], float)
     par = config_par(agent_config(variant)).copy()
-    par[LEAF_MODEL:LEAF_NET] = coef
-    digest = hashlib.sha256(coef.tobytes()).hexdigest()[:8]
-    name = f"relaxed.{digest}" + ("" if scale == 1 else f"x{scale:g}")
+    if "net" in data["models"][str(variant)]:  # a win net: the logistic part stays zero
+        if tuple(data["inputs"]) != NET_INPUTS:
+            raise SystemExit(f"{model}: fitted on other inputs than fair.leaf.NET_INPUTS")
+        net = np.array(data["models"][str(variant)]["net"], float)
+        par[LEAF_MODEL:LEAF_NET] = 0.0
+        par = np.r_[par[:LEAF_NET], net]
+        digest = hashlib.sha256(net.tobytes()).hexdigest()[:8]
+        name = f"relaxed-net.{digest}"
+    else:
+        if tuple(data["features"]) != FEATURES:
+            raise SystemExit(f"{model}: fitted on other features than fair.leaf.FEATURES")
+        coef = np.array(data["models"][str(variant)]["coef"], float)
+        par[LEAF_MODEL:LEAF_NET] = coef
+        digest = hashlib.sha256(coef.tobytes()).hexdigest()[:8]
+        name = f"relaxed.{digest}"
+    name += "" if scale == 1 else f"x{scale:g}"
     inner: Charges = OneRoom(par)
     return (inner if scale == 1 else Scaled(inner, scale)), name
 
@@ -278,6 +392,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     q = sub.add_parser("fit")
     q.add_argument("positions", type=Path, nargs="+")
     q.add_argument("--out", type=Path, required=True)
+    q = sub.add_parser("fitnet")
+    q.add_argument("positions", type=Path, nargs="+")
+    q.add_argument("--hidden", type=int, nargs="+", default=[8, 16, 32])
+    q.add_argument("--alpha", type=float, nargs="+", default=[1e-3, 1e-2, 1e-1])
+    q.add_argument("--out", type=Path, required=True)
     q = sub.add_parser("bound")
     q.add_argument("--model", type=Path, required=True)
     q.add_argument("--variant", default="classic")
@@ -294,7 +413,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     q.add_argument("files", type=Path, nargs="+")
     q.add_argument("--variant", default="classic")
     args = p.parse_args(argv)
-    command = {"positions": cmd_positions, "fit": cmd_fit, "bound": cmd_bound,
+    command = {"positions": cmd_positions, "fit": cmd_fit, "fitnet": cmd_fitnet,
+               "bound": cmd_bound,
                "record": cmd_record, "table": cmd_table}[args.command]
     return command(args)
 
