@@ -52,7 +52,7 @@ from scoundrel_core.encoding import NTYPES, card_type
 from scoundrel_core.info import ChanceNode, InfoState, observe
 from scoundrel_solver.bound.deal import deal_bound, opening_node
 from scoundrel_solver.bound.rows import bound_row, read_bound_rows, settings_of, summarize_bound
-from scoundrel_solver.bound.values import Charges, OneRoom
+from scoundrel_solver.bound.values import Charges, OneRoom, RoomNet
 from scoundrel_solver.exact import is_winnable
 from scoundrel_solver.fair import FairAgent
 from scoundrel_solver.fair.config import agent_config, configs_with
@@ -94,9 +94,15 @@ def room_ends(seed: int, variant: sc.Variant, rooms: int, max_nodes: int, explor
             counts = [0] * NTYPES  # the pool by card type: the win net's inputs
             for c in pool:
                 counts[card_type(c)] += 1
+            after = observe(info, a, s2)  # the fresh room dealt: where V is read
+            room = [0] * NTYPES
+            for c in after.room:
+                room[card_type(c)] += 1
             out.append({"seed": seed, "variant": str(variant), "step": len(out) + 1,
                         "fled": bool(y.fled), "features": f, "counts": counts,
-                        "winnable": None if won is None else bool(won)})
+                        "room": room, "winnable": None if won is None else bool(won)})
+            info, s = after, s2
+            continue
         info, s = observe(info, a, s2), s2
     return out
 
@@ -115,7 +121,7 @@ def cmd_positions(args: argparse.Namespace) -> int:
             rows = room_ends(seed, variant, args.rooms, args.max_nodes, args.explore, agent)
             if not rows:  # a game over before its first chance step: mark the seed done
                 rows = [{"seed": seed, "variant": str(variant), "step": 0, "fled": False,
-                         "features": None, "counts": None, "winnable": None}]
+                         "features": None, "counts": None, "room": None, "winnable": None}]
             sink.append("\n".join(json.dumps(r) for r in rows))
             n += 1
             if n % 200 == 0:
@@ -209,6 +215,19 @@ def net_inputs(rows: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray, np.n
     return counts, feats[:, NET_FROM_FEATURES], feats
 
 
+def _type_sums() -> np.ndarray:
+    """Rows that sum counts by card type into the monsters', potions' and weapons' values
+    and the number of cards (the encoding's types: monsters 1-13, weapons 14-22,
+    potions 23-31)."""
+    values = np.zeros(NTYPES)
+    kinds = np.zeros(NTYPES, int)
+    values[1:14], kinds[1:14] = np.arange(2, 15), 1
+    values[14:23], kinds[14:23] = np.arange(2, 11), 2
+    values[23:32], kinds[23:32] = np.arange(2, 11), 3
+    return np.stack([values * (kinds == 1), values * (kinds == 3), values * (kinds == 2),
+                     (kinds > 0).astype(float)])
+
+
 def fit_win_net(counts: np.ndarray, inputs: np.ndarray, y: np.ndarray, hidden: int,
                 alpha: float, seed: int = 0) -> np.ndarray:
     """A win net in ``fair.leaf``'s layout (hidden units, then ``net_size(hidden)``
@@ -218,13 +237,7 @@ def fit_win_net(counts: np.ndarray, inputs: np.ndarray, y: np.ndarray, hidden: i
     optimiser; being sums of the counts they fold into the counts' rows."""
     from sklearn.neural_network import MLPClassifier
 
-    values = np.zeros(NTYPES)
-    kinds = np.zeros(NTYPES, int)  # 1 monster, 2 weapon, 3 potion (the encoding's rows)
-    values[1:14], kinds[1:14] = np.arange(2, 15), 1
-    values[14:23], kinds[14:23] = np.arange(2, 11), 2
-    values[23:32], kinds[23:32] = np.arange(2, 11), 3
-    sums = np.stack([values * (kinds == 1), values * (kinds == 3), values * (kinds == 2),
-                     (kinds > 0).astype(float)])
+    sums = _type_sums()
     x = np.c_[counts[:, 1:], counts @ sums.T, inputs]
     mu, sd = x.mean(0), x.std(0)
     sd[sd == 0] = 1.0
@@ -297,6 +310,108 @@ def cmd_fitnet(args: argparse.Namespace) -> int:
     return 0
 
 
+ROOM_FROM_FEATURES = tuple(FEATURES.index(n) for n in ("health", "weapon", "reach"))
+
+
+def room_inputs(rows: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(room counts, the rest's counts, the room net's other inputs in ``RN_INPUTS`` order:
+    health, weapon, reach, fled, the low-health square) of positions with a room."""
+    room = np.array([r["room"] for r in rows], float)
+    rest = np.array([r["counts"] for r in rows], float) - room
+    feats = np.array([r["features"] for r in rows], float)
+    fled = np.array([float(r["fled"]) for r in rows])
+    return room, rest, np.c_[feats[:, ROOM_FROM_FEATURES], fled, feats[:, FEATURES.index("low")]]
+
+
+def fit_room_net(room: np.ndarray, rest: np.ndarray, inputs: np.ndarray, y: np.ndarray,
+                 hidden: int, alpha: float, safe_health: float, seed: int = 0) -> np.ndarray:
+    """A room net (``bound.values.room_net_size`` numbers, the kernel's ``RN_*`` layout)
+    fitted by scikit-learn on standardised inputs, folded back as :func:`fit_win_net`
+    does; the sums of the room's and the rest's cards help the optimiser and fold into
+    their rows."""
+    from sklearn.neural_network import MLPClassifier
+
+    sums = _type_sums()
+    x = np.c_[room[:, 1:], rest[:, 1:], room @ sums.T, rest @ sums.T, inputs]
+    mu, sd = x.mean(0), x.std(0)
+    sd[sd == 0] = 1.0
+    net = MLPClassifier(hidden_layer_sizes=(hidden,), alpha=alpha, max_iter=600,
+                        early_stopping=True, n_iter_no_change=20, random_state=seed)
+    net.fit((x - mu) / sd, y)
+    w1 = net.coefs_[0] / sd[:, None]
+    b1 = net.intercepts_[0] - mu @ w1
+    n = NTYPES - 1
+    rows = np.zeros((2, NTYPES, hidden))
+    rows[0, 1:] = w1[:n] + sums[:, 1:].T @ w1[2 * n:2 * n + 4]
+    rows[1, 1:] = w1[n:2 * n] + sums[:, 1:].T @ w1[2 * n + 4:2 * n + 8]
+    return np.asarray(np.r_[float(hidden), safe_health, rows.ravel(), w1[2 * n + 8:].ravel(),
+                            b1, net.coefs_[1][:, 0], net.intercepts_[1][0]], float)
+
+
+def room_net_chances(rpar: np.ndarray, room: np.ndarray, rest: np.ndarray,
+                     inputs: np.ndarray) -> np.ndarray:
+    """The room net's chances at these positions, read from its numbers as the kernel
+    reads them (``inputs`` with the low-health square recomputed from ``rpar``'s safe
+    health would be the same: the features used the agent's)."""
+    hidden = int(rpar[0])
+    o = 2
+    rows = rpar[o:o + 2 * NTYPES * hidden].reshape(2, NTYPES, hidden)
+    xo = o + 2 * NTYPES * hidden
+    xrows = rpar[xo:xo + 5 * hidden].reshape(5, hidden)
+    bo = xo + 5 * hidden
+    b1, w2, b2 = rpar[bo:bo + hidden], rpar[bo + hidden:bo + 2 * hidden], rpar[bo + 2 * hidden]
+    z = np.maximum(room @ rows[0] + rest @ rows[1] + inputs @ xrows + b1, 0.0) @ w2 + b2
+    return np.asarray(1.0 / (1.0 + np.exp(-np.clip(z, -40, 40))))
+
+
+def cmd_fitroom(args: argparse.Namespace) -> int:
+    """Room nets of ``is_winnable`` at the fresh room per variant, chosen over the grid by
+    held-out log-loss (seed % 5 == 0) and refitted on every position; beside it, on the
+    same split, a constant, the logistic model over the pool's features and a win net
+    over the pool (``fair.leaf``'s layout, the first hidden size and ridge of the grid)."""
+    rows = [r for path in args.positions for r in read_positions(path)
+            if r.get("room") is not None and r["winnable"] is not None]
+    models: dict[str, Any] = {}
+    for variant in sorted({r["variant"] for r in rows}):
+        mine = [r for r in rows if r["variant"] == variant]
+        room, rest, inputs = room_inputs(mine)
+        counts, pool_inputs, feats = net_inputs(mine)
+        y = np.array([r["winnable"] for r in mine], float)
+        held = np.array([r["seed"] % 5 == 0 for r in mine])
+        rate = float(y[~held].mean())
+        safe = float(config_par(agent_config(variant))[LEAF_SAFE_HEALTH])
+        pool_net = fit_win_net(counts[~held], pool_inputs[~held], y[~held], args.hidden[0],
+                               args.alpha[0])
+        report: dict[str, Any] = {
+            "positions": len(y), "games": len({r["seed"] for r in mine}),
+            "winnable_share": float(y.mean()),
+            "held_out_log_loss_constant": _loss(np.full(int(held.sum()), rate), y[held]),
+            "held_out_log_loss_logistic": _log_loss(feats[held], y[held],
+                                                    _logistic(feats[~held], y[~held])),
+            "held_out_log_loss_pool_net": _loss(
+                net_chances(pool_net, counts[held], pool_inputs[held]), y[held])}
+        print(variant, json.dumps(report), flush=True)
+        grid: dict[str, float] = {}
+        for hidden in args.hidden:
+            for alpha in args.alpha:
+                m = fit_room_net(room[~held], rest[~held], inputs[~held], y[~held], hidden,
+                                 alpha, safe)
+                key = f"{hidden} {alpha:g}"
+                grid[key] = _loss(room_net_chances(m, room[held], rest[held], inputs[held]),
+                                  y[held])
+                print(variant, key, f"{grid[key]:.4f}", flush=True)
+        best = min(grid, key=grid.__getitem__)
+        hidden, alpha = int(best.split()[0]), float(best.split()[1])
+        report |= {"held_out_log_loss_room_net": grid[best], "hidden": hidden,
+                   "alpha": alpha, "grid": grid}
+        model = fit_room_net(room, rest, inputs, y, hidden, alpha, safe)
+        models[variant] = {"room_net": model.tolist(), **report}
+        print(variant, json.dumps({k: v for k, v in report.items() if k != "grid"}), flush=True)
+    args.out.write_text(json.dumps({"layout": "bound room net", "label": "is_winnable",
+                                    "models": models}, indent=1) + "\n")
+    return 0
+
+
 class Scaled:
     """``scale`` times a ``V`` (still a function of the information state)."""
 
@@ -314,6 +429,13 @@ def relaxed_value(model: Path, variant: sc.Variant, scale: float) -> tuple[Charg
     """The one-room kernel reading the relaxed model, and the ``value`` name of its rows."""
     data = json.loads(model.read_text())
     par = config_par(agent_config(variant)).copy()
+    if "room_net" in data["models"][str(variant)]:
+        rpar = np.array(data["models"][str(variant)]["room_net"], float)
+        digest = hashlib.sha256(rpar.tobytes()).hexdigest()[:8]
+        room_net: Charges = RoomNet(rpar)
+        name = f"relaxed-room.{digest}"
+        return (room_net if scale == 1 else Scaled(room_net, scale)), \
+            name + ("" if scale == 1 else f"x{scale:g}")
     if "net" in data["models"][str(variant)]:  # a win net: the logistic part stays zero
         if tuple(data["inputs"]) != NET_INPUTS:
             raise SystemExit(f"{model}: fitted on other inputs than fair.leaf.NET_INPUTS")
@@ -401,6 +523,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     q.add_argument("--hidden", type=int, nargs="+", default=[8, 16, 32])
     q.add_argument("--alpha", type=float, nargs="+", default=[1e-3, 1e-2, 1e-1])
     q.add_argument("--out", type=Path, required=True)
+    q = sub.add_parser("fitroom")
+    q.add_argument("positions", type=Path, nargs="+")
+    q.add_argument("--hidden", type=int, nargs="+", default=[16, 32])
+    q.add_argument("--alpha", type=float, nargs="+", default=[1e-3, 1e-2])
+    q.add_argument("--out", type=Path, required=True)
     q = sub.add_parser("bound")
     q.add_argument("--model", type=Path, required=True)
     q.add_argument("--variant", default="classic")
@@ -418,6 +545,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     q.add_argument("--variant", default="classic")
     args = p.parse_args(argv)
     command = {"positions": cmd_positions, "fit": cmd_fit, "fitnet": cmd_fitnet,
+               "fitroom": cmd_fitroom,
                "bound": cmd_bound,
                "record": cmd_record, "table": cmd_table}[args.command]
     return command(args)

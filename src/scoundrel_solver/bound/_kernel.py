@@ -407,3 +407,144 @@ def draw_mean(room: int, rn: int, h: int, w: int, lk: int, fled: int, need: int,
         cnt[t] -= 1
         level += 1
     return total / weights
+
+
+# The room net: a V read at the fresh room itself (no play of the room), from the
+# room's cards and the rest of the pool by type and the player's inputs. ``rpar``:
+# ``RN_HIDDEN`` the hidden units H, ``RN_SAFE_HEALTH`` the health under which the
+# ``low`` input counts, then from ``RN_WEIGHTS`` the room's rows (NTYPES x H), the
+# rest's rows (NTYPES x H), the inputs' rows (``RN_INPUTS`` x H), the hidden biases,
+# the output's weights and its bias.
+RN_HIDDEN = 0
+RN_SAFE_HEALTH = 1
+RN_WEIGHTS = 2
+RN_INPUTS = 5
+"""The room net's inputs beside the counts: health, weapon, reach, fled (1 when the
+room was dealt by a flee: it cannot be fled), and the low-health square."""
+
+
+@jit
+def room_net_hidden(room: int, rn: int, h: int, w: int, lk: int, fled: int, cnt: np.ndarray,
+                    bot: np.ndarray, bpos: np.ndarray, equal: int, rpar: np.ndarray,
+                    hid: np.ndarray) -> None:
+    """The room net's hidden units (before ReLU) at a room of ``rn`` cards, with the
+    unseen cards ``cnt`` and the bottom ``bot[bpos[0]:bpos[1]]`` as the rest, into ``hid``."""
+    hidden = int(rpar[RN_HIDDEN])
+    o = RN_WEIGHTS
+    ro = o + NTYPES * hidden
+    xo = ro + NTYPES * hidden
+    bo = xo + RN_INPUTS * hidden
+    reach = weapon_reach(w, lk, equal)
+    low = rpar[RN_SAFE_HEALTH] - h
+    if low < 0.0:
+        low = 0.0
+    for j in range(hidden):
+        hid[j] = (rpar[bo + j] + h * rpar[xo + j] + w * rpar[xo + hidden + j]
+                  + reach * rpar[xo + 2 * hidden + j] + fled * rpar[xo + 3 * hidden + j]
+                  + low * low * rpar[xo + 4 * hidden + j])
+    for t in range(NTYPES):
+        c = cnt[t]
+        if c:
+            for j in range(hidden):
+                hid[j] += c * rpar[ro + t * hidden + j]
+    for k in range(bpos[0], bpos[1]):
+        for j in range(hidden):
+            hid[j] += rpar[ro + bot[k] * hidden + j]
+    for i in range(rn):
+        t = room_get(room, i)
+        for j in range(hidden):
+            hid[j] += rpar[o + t * hidden + j]
+
+
+@jit_inline
+def room_net_move(hid: np.ndarray, t: int, times: float, rpar: np.ndarray) -> None:
+    """``times`` cards of type ``t`` moved from the rest to the room."""
+    hidden = int(rpar[RN_HIDDEN])
+    o = RN_WEIGHTS
+    ro = o + NTYPES * hidden
+    for j in range(hidden):
+        hid[j] += times * (rpar[o + t * hidden + j] - rpar[ro + t * hidden + j])
+
+
+@jit
+def room_net_out(hid: np.ndarray, rpar: np.ndarray) -> float:
+    """The room net's chance from its hidden units: ReLU, then the logistic output."""
+    hidden = int(rpar[RN_HIDDEN])
+    wo = RN_WEIGHTS + (2 * NTYPES + RN_INPUTS + 1) * hidden
+    z = rpar[wo + hidden]
+    for j in range(hidden):
+        if hid[j] > 0.0:
+            z += rpar[wo + j] * hid[j]
+    return float(1.0 / (1.0 + np.exp(-z)))
+
+
+@jit
+def room_net_value(room: int, rn: int, h: int, w: int, lk: int, fled: int, cnt: np.ndarray,
+                   bot: np.ndarray, bpos: np.ndarray, cfg: np.ndarray,
+                   rpar: np.ndarray) -> float:
+    """``V`` of a decision by the room net (a function of the room's multiset, the rest's
+    counts, health, weapon, last kill and the flee flag)."""
+    hid = np.zeros(int(rpar[RN_HIDDEN]), np.float64)
+    room_net_hidden(room, rn, h, w, lk, fled, cnt, bot, bpos, cfg[CFG_EQUAL], rpar, hid)
+    return float(room_net_out(hid, rpar))
+
+
+@jit
+def room_net_mean(room: int, rn: int, h: int, w: int, lk: int, fled: int, need: int,
+                  cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, cfg: np.ndarray,
+                  rpar: np.ndarray) -> float:
+    """``E[V]`` by the room net of the fresh room after ``need`` cards are dealt onto
+    ``room``, exactly, as :func:`draw_mean`: every multiset of ``need`` unseen types with
+    its number of draws; with fewer unseen cards than ``need``, all of them and then the
+    top of the known bottom. A dealt card moves from the rest to the room, so the
+    hidden units of each multiset are those before the deal plus one move per card."""
+    hidden = int(rpar[RN_HIDDEN])
+    base = np.zeros(hidden, np.float64)
+    room_net_hidden(room, rn, h, w, lk, fled, cnt, bot, bpos, cfg[CFG_EQUAL], rpar, base)
+    hid = base.copy()
+    u = 0
+    for t in range(NTYPES):
+        u += cnt[t]
+    if u < need:
+        for t in range(NTYPES):
+            if cnt[t]:
+                room_net_move(hid, t, float(cnt[t]), rpar)
+        for k in range(need - u):
+            room_net_move(hid, bot[bpos[0] + k], 1.0, rpar)
+        return float(room_net_out(hid, rpar))
+    saved = cnt.copy()
+    pick = np.zeros(MAX_DRAW, np.int64)
+    total = 0.0
+    weights = 0.0
+    level = 0
+    t = 1
+    while True:
+        if level == need:
+            weight = 1.0
+            run = 0
+            for j in range(hidden):
+                hid[j] = base[j]
+            for i in range(need):
+                p = pick[i]
+                run = run + 1 if i > 0 and p == pick[i - 1] else 1
+                weight *= (saved[p] - run + 1) / run
+                room_net_move(hid, p, 1.0, rpar)
+            total += weight * room_net_out(hid, rpar)
+            weights += weight
+            level -= 1
+            cnt[pick[level]] += 1
+            t = pick[level] + 1
+            continue
+        while t < NTYPES and cnt[t] == 0:
+            t += 1
+        if t == NTYPES:
+            if level == 0:
+                break
+            level -= 1
+            cnt[pick[level]] += 1
+            t = pick[level] + 1
+            continue
+        pick[level] = t
+        cnt[t] -= 1
+        level += 1
+    return total / weights
