@@ -125,15 +125,21 @@ def net_table(folder: Path = NET) -> str:
         for r in read_bound_rows(f):
             by_value.setdefault((r["variant"], r["steps"], r["value"]), {}).setdefault(
                 r["seed"], r)
-    for key in sorted({(r["variant"], r["steps"], r["value"]) for r in net}):
-        ours = {r["seed"]: r for r in net if (r["variant"], r["steps"], r["value"]) == key}
-        windows = [s for s in ({x for x in ours if x < 200}, set(ours)) if s]
+    for key in sorted({(r["variant"], r["steps"]) for r in net}):
+        nets: dict[str, dict[int, dict[str, Any]]] = {}
+        for r in net:
+            if (r["variant"], r["steps"]) == key:
+                nets.setdefault(r["value"], {}).setdefault(r["seed"], r)
+        held = set.intersection(*(set(v) for v in nets.values()))
+        every = set.union(*(set(v) for v in nets.values()))
+        windows = [s for s in ({x for x in held if x < 200}, every) if s]
         if len(windows) == 2 and windows[0] == windows[1]:
             windows.pop()
         for seeds in windows:
             arms = [v for (variant, steps, _), v in sorted(by_value.items())
-                    if (variant, steps) == key[:2] and seeds <= set(v)]
-            for arm in [*arms, ours]:
+                    if (variant, steps) == key and seeds <= set(v)]
+            arms += [v for _, v in sorted(nets.items()) if seeds <= set(v)]
+            for arm in arms:
                 rows = [arm[x] for x in sorted(seeds)]
                 gap, gap_upper = paired_gap(rows)
                 for s in summarize_bound(rows):
