@@ -66,12 +66,13 @@ from scoundrel_solver.fair.leaf import (
     config_par,
     leaf_features,
 )
+from scoundrel_solver.fair.pimc import world
 from scoundrel_solver.runs.jsonl import LineAppender, read_json_lines
 from scoundrel_solver.runs.seeds import parse_seed_range
 
 
 def room_ends(seed: int, variant: sc.Variant, rooms: int, max_nodes: int, explore: float,
-              agent: FairAgent) -> list[dict[str, Any]]:
+              agent: FairAgent, orders: int = 0) -> list[dict[str, Any]]:
     """The positions of one game at its first ``rooms`` chance steps: each action is a
     uniformly random legal one with probability ``explore``, else the fair agent's."""
     par = config_par(agent_config(variant))
@@ -98,9 +99,18 @@ def room_ends(seed: int, variant: sc.Variant, rooms: int, max_nodes: int, explor
             room = [0] * NTYPES
             for c in after.room:
                 room[card_type(c)] += 1
+            # the same information state with the unseen cards in other orders: their
+            # outcomes estimate E[is_winnable | what is known] with less noise than one
+            others = []
+            unseen = sorted(after.unseen)
+            for _ in range(orders):
+                rng.shuffle(unseen)
+                w = is_winnable(world(after, unseen), max_nodes)
+                others.append(None if w is None else bool(w))
             out.append({"seed": seed, "variant": str(variant), "step": len(out) + 1,
                         "fled": bool(y.fled), "features": f, "counts": counts,
-                        "room": room, "winnable": None if won is None else bool(won)})
+                        "room": room, "winnable": None if won is None else bool(won),
+                        "other_orders": others})
             info, s = after, s2
             continue
         info, s = observe(info, a, s2), s2
@@ -118,7 +128,8 @@ def cmd_positions(args: argparse.Namespace) -> int:
         for seed in args.seeds:
             if seed in done:
                 continue
-            rows = room_ends(seed, variant, args.rooms, args.max_nodes, args.explore, agent)
+            rows = room_ends(seed, variant, args.rooms, args.max_nodes, args.explore, agent,
+                             args.orders)
             if not rows:  # a game over before its first chance step: mark the seed done
                 rows = [{"seed": seed, "variant": str(variant), "step": 0, "fled": False,
                          "features": None, "counts": None, "room": None, "winnable": None}]
@@ -337,7 +348,12 @@ def fit_room_net(room: np.ndarray, rest: np.ndarray, inputs: np.ndarray, y: np.n
     sd[sd == 0] = 1.0
     net = MLPClassifier(hidden_layer_sizes=(hidden,), alpha=alpha, max_iter=600,
                         early_stopping=True, n_iter_no_change=20, random_state=seed)
-    net.fit((x - mu) / sd, y)
+    z = (x - mu) / sd
+    if np.all((y == 0) | (y == 1)):
+        net.fit(z, y)
+    else:  # a chance as the label: the cross-entropy of both outcomes, weighted by it
+        net.fit(np.r_[z, z], np.r_[np.ones(len(y)), np.zeros(len(y))],
+                sample_weight=np.r_[y, 1 - y])
     w1 = net.coefs_[0] / sd[:, None]
     b1 = net.intercepts_[0] - mu @ w1
     n = NTYPES - 1
@@ -364,6 +380,13 @@ def room_net_chances(rpar: np.ndarray, room: np.ndarray, rest: np.ndarray,
     return np.asarray(1.0 / (1.0 + np.exp(-np.clip(z, -40, 40))))
 
 
+def _order_share(r: dict[str, Any]) -> float:
+    """The share of the orders solved at a position that can be won (the true order and
+    those of ``other_orders``; a solve cut short is left out)."""
+    got = [w for w in (r["winnable"], *(r.get("other_orders") or ())) if w is not None]
+    return float(sum(got)) / len(got)
+
+
 def cmd_fitroom(args: argparse.Namespace) -> int:
     """Room nets of ``is_winnable`` at the fresh room per variant, chosen over the grid by
     held-out log-loss (seed % 5 == 0) and refitted on every position; beside it, on the
@@ -377,11 +400,17 @@ def cmd_fitroom(args: argparse.Namespace) -> int:
         room, rest, inputs = room_inputs(mine)
         counts, pool_inputs, feats = net_inputs(mine)
         y = np.array([r["winnable"] for r in mine], float)
+        # the share won over every order solved (the true one and other_orders): what
+        # the nets are fitted to; every log-loss is on the true order's outcome
+        soft = np.array([_order_share(r) for r in mine]) if args.soft else y
         held = np.array([r["seed"] % 5 == 0 for r in mine])
         rate = float(y[~held].mean())
         safe = float(config_par(agent_config(variant))[LEAF_SAFE_HEALTH])
         pool_net = fit_win_net(counts[~held], pool_inputs[~held], y[~held], args.hidden[0],
                                args.alpha[0])
+        soft_loss = {} if not args.soft else {
+            "held_out_log_loss_logistic_soft": _log_loss(feats[held], y[held],
+                                                         _logistic(feats[~held], soft[~held]))}
         report: dict[str, Any] = {
             "positions": len(y), "games": len({r["seed"] for r in mine}),
             "winnable_share": float(y.mean()),
@@ -389,12 +418,12 @@ def cmd_fitroom(args: argparse.Namespace) -> int:
             "held_out_log_loss_logistic": _log_loss(feats[held], y[held],
                                                     _logistic(feats[~held], y[~held])),
             "held_out_log_loss_pool_net": _loss(
-                net_chances(pool_net, counts[held], pool_inputs[held]), y[held])}
+                net_chances(pool_net, counts[held], pool_inputs[held]), y[held]), **soft_loss}
         print(variant, json.dumps(report), flush=True)
         grid: dict[str, float] = {}
         for hidden in args.hidden:
             for alpha in args.alpha:
-                m = fit_room_net(room[~held], rest[~held], inputs[~held], y[~held], hidden,
+                m = fit_room_net(room[~held], rest[~held], inputs[~held], soft[~held], hidden,
                                  alpha, safe)
                 key = f"{hidden} {alpha:g}"
                 grid[key] = _loss(room_net_chances(m, room[held], rest[held], inputs[held]),
@@ -404,8 +433,8 @@ def cmd_fitroom(args: argparse.Namespace) -> int:
         hidden, alpha = int(best.split()[0]), float(best.split()[1])
         report |= {"held_out_log_loss_room_net": grid[best], "hidden": hidden,
                    "alpha": alpha, "grid": grid}
-        model = fit_room_net(room, rest, inputs, y, hidden, alpha, safe)
-        models[variant] = {"room_net": model.tolist(), **report}
+        model = fit_room_net(room, rest, inputs, soft, hidden, alpha, safe)
+        models[variant] = {"room_net": model.tolist(), "soft": bool(args.soft), **report}
         print(variant, json.dumps({k: v for k, v in report.items() if k != "grid"}), flush=True)
     args.out.write_text(json.dumps({"layout": "bound room net", "label": "is_winnable",
                                     "models": models}, indent=1) + "\n")
@@ -512,6 +541,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     q.add_argument("--explore", type=float, default=0.5,
                    help="the chance of a random legal action at each decision")
     q.add_argument("--max-nodes", type=int, default=2_000_000)
+    q.add_argument("--orders", type=int, default=0,
+                   help="also solve the fresh room with its unseen cards in this many random "
+                        "orders (other_orders)")
     q.add_argument("--max-depth", type=int, default=None,
                    help="cap the fair agent's search depth (default: the agent as shipped)")
     q.add_argument("--out", type=Path, required=True)
@@ -527,6 +559,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     q.add_argument("positions", type=Path, nargs="+")
     q.add_argument("--hidden", type=int, nargs="+", default=[16, 32])
     q.add_argument("--alpha", type=float, nargs="+", default=[1e-3, 1e-2])
+    q.add_argument("--soft", action="store_true",
+                   help="fit to the share of the orders solved that can be won")
     q.add_argument("--out", type=Path, required=True)
     q = sub.add_parser("bound")
     q.add_argument("--model", type=Path, required=True)
