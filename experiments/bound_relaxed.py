@@ -441,6 +441,29 @@ def cmd_fitroom(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_error(args: argparse.Namespace) -> int:
+    """How far a room net is from the relaxed value, on the positions of ``--seeds`` (ones
+    no model was fitted on) that have ``other_orders``: the root mean square of its
+    chance minus the share of orders won, with the share's own binomial noise taken out
+    (its mean of share (1 - share) / (orders - 1) subtracted from the mean square),
+    beside a constant's."""
+    rows = [r for path in args.positions for r in read_positions(path)
+            if r.get("room") is not None and r.get("other_orders") and r["seed"] in args.seeds
+            and r["variant"] == str(sc.Variant(args.variant, args.weapon_rule))]
+    share = np.array([_order_share(r) for r in rows])
+    n = np.array([1 + len(r["other_orders"]) for r in rows], float)
+    noise = float(np.mean(share * (1 - share) / (n - 1)))
+    room, rest, inputs = room_inputs(rows)
+    out = {"positions": len(rows), "mean_share": float(share.mean()),
+           "rmse_constant": math.sqrt(max(float(np.var(share)) - noise, 0.0))}
+    for model in args.models:
+        rpar = np.array(json.loads(model.read_text())["models"][rows[0]["variant"]]["room_net"])
+        mse = float(np.mean((room_net_chances(rpar, room, rest, inputs) - share) ** 2))
+        out[f"rmse {model.name}"] = math.sqrt(max(mse - noise, 0.0))
+    print(json.dumps(out))
+    return 0
+
+
 class Scaled:
     """``scale`` times a ``V`` (still a function of the information state)."""
 
@@ -562,6 +585,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     q.add_argument("--soft", action="store_true",
                    help="fit to the share of the orders solved that can be won")
     q.add_argument("--out", type=Path, required=True)
+    q = sub.add_parser("error")
+    q.add_argument("positions", type=Path, nargs="+")
+    q.add_argument("--models", type=Path, nargs="+", required=True)
+    q.add_argument("--seeds", type=parse_seed_range, required=True)
+    q.add_argument("--variant", default="hard")
+    q.add_argument("--weapon-rule", default="strict")
     q = sub.add_parser("bound")
     q.add_argument("--model", type=Path, required=True)
     q.add_argument("--variant", default="classic")
@@ -579,7 +608,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     q.add_argument("--variant", default="classic")
     args = p.parse_args(argv)
     command = {"positions": cmd_positions, "fit": cmd_fit, "fitnet": cmd_fitnet,
-               "fitroom": cmd_fitroom,
+               "fitroom": cmd_fitroom, "error": cmd_error,
                "bound": cmd_bound,
                "record": cmd_record, "table": cmd_table}[args.command]
     return command(args)
