@@ -2,13 +2,16 @@
 
 A ``V`` here is anything with the two methods of :class:`Charges`: ``value``
 of an information state and ``mean``, its exact mean over what a chance node
-can deal. Three kinds:
+can deal. Four kinds:
 
 - ``"zero"``: nothing is charged (the perfect-information value);
 - ``"one-room"``: the best, over every way to play the rest of the room, of
   the fair agent's leaf win chance at the room's end (1 for a game won in the
   room, 0 for one lost), computed by the numba kernel of ``bound/_kernel.py``;
   :func:`one_room_value` is its plain-Python twin over the library's rules;
+- :class:`RoomNet`, not named: a net over the fresh room's cards, the rest of
+  the pool, health and weapon (numbers given by the caller), read at the room
+  itself without playing it; :func:`room_net_value` is its twin;
 - any callable of an :class:`~scoundrel_core.info.InfoState`:
   :class:`~.penalty.Penalties`, which walks the chance node card by card
   (exact, slow: thousands of states per refill of a full deck).
