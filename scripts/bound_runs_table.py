@@ -9,23 +9,35 @@ each the output of ``scoundrel-bound --summary`` for its file, one row per bound
 A third compares, deal by deal, the relaxed ``V`` of ``experiments/bound_relaxed.py``
 (``data/experiments/round-bound-relaxed/``) with the one-room value's published rows
 on the seeds both hold, and lists the scales of the relaxed ``V`` tried on training seeds.
+A fourth puts the relaxed ``V`` read by a win net (``data/experiments/round-bound-net/``)
+beside the one-room value and the logistic relaxed ``V`` on the same deals, with the
+paired gap to the perfect-information share: the mean over deals of the term minus
+1 if the deal is winnable with the dungeon seen, and its one-sided 95% upper limit.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import statistics
 import sys
 from pathlib import Path
 from typing import Any
 
-from scoundrel_solver.bound.rows import BoundSummary, read_bound_rows, summarize_bound
+from scoundrel_solver.bound.rows import (
+    BoundSummary,
+    _t95,
+    read_bound_rows,
+    summarize_bound,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "bound.md"
 MEASURE = ROOT / "data" / "bound-measure.jsonl"
 RUNS = [ROOT / "data" / f"bound-{v}-strict.jsonl" for v in ("classic", "hard")]
 RELAXED = ROOT / "data" / "experiments" / "round-bound-relaxed"
-BLOCKS = ("bound-measure", "bound-runs", "bound-relaxed")
+NET = ROOT / "data" / "experiments" / "round-bound-net"
+BLOCKS = ("bound-measure", "bound-runs", "bound-relaxed", "bound-net")
 
 
 def _pct(x: float | None) -> str:
@@ -87,9 +99,61 @@ def relaxed_table(folder: Path = RELAXED) -> str:
     return "\n".join(lines)
 
 
+def paired_gap(rows: list[dict[str, Any]]) -> tuple[float, float]:
+    """The mean over deals of ``term - winnable`` (the bound minus the perfect-information
+    share, deal by deal) and its one-sided 95% upper limit."""
+    gaps = [float(r["term"]) - float(bool(r["winnable"])) for r in rows]
+    n = len(gaps)
+    mean = math.fsum(gaps) / n
+    return mean, mean + _t95(n - 1) * statistics.stdev(gaps) / math.sqrt(n)
+
+
+def net_table(folder: Path = NET) -> str:
+    """The relaxed ``V`` read by a win net, beside the one-room value and the logistic
+    relaxed ``V`` with the same steps on the same deals (seeds 0-199, and every seed the
+    net's rows hold when there are more), each with its paired gap to the
+    perfect-information share."""
+    head = ("| rules | V | steps | seeds | deals | bound (mean of the terms) "
+            "| one-sided 95% upper | perfect information, same deals "
+            "| bound - perfect information, paired | its one-sided 95% upper |\n"
+            "|---|---|---:|---|---:|---:|---:|---:|---:|---:|")
+    lines = [head]
+    net = read_bound_rows(folder / "bound-net.jsonl") if (folder / "bound-net.jsonl").is_file() \
+        else []
+    by_value: dict[tuple[str, int, str], dict[int, dict[str, Any]]] = {}
+    for f in [*RUNS, MEASURE, RELAXED / "bound-relaxed.jsonl"]:
+        for r in read_bound_rows(f):
+            by_value.setdefault((r["variant"], r["steps"], r["value"]), {}).setdefault(
+                r["seed"], r)
+    for key in sorted({(r["variant"], r["steps"]) for r in net}):
+        nets: dict[str, dict[int, dict[str, Any]]] = {}
+        for r in net:
+            if (r["variant"], r["steps"]) == key:
+                nets.setdefault(r["value"], {}).setdefault(r["seed"], r)
+        held = set.intersection(*(set(v) for v in nets.values()))
+        every = set.union(*(set(v) for v in nets.values()))
+        windows = [s for s in ({x for x in held if x < 200}, every) if s]
+        if len(windows) == 2 and windows[0] == windows[1]:
+            windows.pop()
+        for seeds in windows:
+            arms = [v for (variant, steps, _), v in sorted(by_value.items())
+                    if (variant, steps) == key and seeds <= set(v)]
+            arms += [v for _, v in sorted(nets.items()) if seeds <= set(v)]
+            for arm in arms:
+                rows = [arm[x] for x in sorted(seeds)]
+                gap, gap_upper = paired_gap(rows)
+                for s in summarize_bound(rows):
+                    lines.append(
+                        f"| {s.variant}/{s.weapon_rule} | {s.value} | {s.steps} | "
+                        f"{_seeds(seeds)} | {s.deals} | {_pct(s.mean)} | {_pct(s.upper)} | "
+                        f"{_pct(s.perfect_share)} | {100 * gap:+.2f} points | "
+                        f"{100 * gap_upper:+.2f} points |")
+    return "\n".join(lines)
+
+
 def rewrite(text: str) -> str:
-    for name, body in zip(BLOCKS, (table([MEASURE]), table(RUNS), relaxed_table()),
-                          strict=True):
+    for name, body in zip(BLOCKS, (table([MEASURE]), table(RUNS), relaxed_table(),
+                                   net_table()), strict=True):
         start, end = f"<!-- {name}: start -->", f"<!-- {name}: end -->"
         before, rest = text.split(start)
         _, after = rest.split(end)

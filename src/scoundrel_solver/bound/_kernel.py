@@ -19,6 +19,11 @@ bottom (types, top first), ``cfg`` the flee rule and weapon wear (``CFG_*``),
 ``par`` the leaf's weights and win model (``fair.leaf.config_par``). The leaf's
 win chance is restated here (:func:`leaf_win`), term for term in the order the
 fair search's kernel sums it, and checked against ``fair.leaf.leaf_estimate``.
+When ``par`` holds a win net in place of the logistic model (``par[LEAF_NET]``
+hidden units, ``fair.leaf``'s layout), :func:`leaf_win` reads the net, as the fair
+search's kernel does: its hidden units over the unseen cards and the bottom once
+per decision (:func:`pool_hidden`), the room's cards and the player's inputs at
+each room's end (:func:`net_logit`).
 The plain-Python twin is :func:`scoundrel_solver.bound.values.one_room_value`.
 """
 
@@ -61,8 +66,18 @@ from ..fair.leaf import (
     FEAT_WEAPONS,
     LEAF_KILLS,
     LEAF_MODEL,
+    LEAF_NET,
     LEAF_SAFE_HEALTH,
+    MAX_HIDDEN,
+    NET_INPUTS,
+    NET_TYPES,
 )
+
+if NET_TYPES != NTYPES or NET_INPUTS != (
+        "health", "weapon", "reach", "absorb", "low", "top_monster", "top_weapon"):
+    # leaf_win reads the pool by card type and the seven inputs by name
+    raise ImportError("fair.leaf.NET_TYPES / NET_INPUTS no longer match the bound's win net")
+NET_NX = len(NET_INPUTS)
 
 CFG_FLEE_RULE = 0
 CFG_EQUAL = 1
@@ -135,10 +150,57 @@ def pool_sums(cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, sums: np.ndarr
 
 
 @jit
-def leaf_win(sums: np.ndarray, room: int, rn: int, h: int, w: int, lk: int, equal: int,
-             par: np.ndarray) -> float:
+def pool_hidden(cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, par: np.ndarray,
+                hid: np.ndarray) -> None:
+    """The win net's hidden units (before ReLU) over the unseen cards and the known
+    bottom, biases included, into ``hid`` (nothing without a net: ``par[LEAF_NET]`` 0).
+    Once per pool: every room's end under one decision shares it."""
+    hidden = int(par[LEAF_NET])
+    o = LEAF_NET + 1
+    top = o + (NET_TYPES + NET_NX) * hidden
+    for j in range(hidden):
+        hid[j] = par[top + j]
+    for t in range(NTYPES):
+        c = cnt[t]
+        if c:
+            for j in range(hidden):
+                hid[j] += c * par[o + t * hidden + j]
+    for k in range(bpos[0], bpos[1]):
+        for j in range(hidden):
+            hid[j] += par[o + bot[k] * hidden + j]
+
+
+@jit
+def net_logit(hid: np.ndarray, room: int, rn: int, par: np.ndarray, h: float, w: float,
+              reach: float, absorb: float, low: float, mmax: float, wmax: float) -> float:
+    """The win net's logit (``fair.leaf.net_win_logit``): the pool's hidden units
+    (``hid``), plus the room's cards and the inputs (``NET_INPUTS`` order), through ReLU
+    to the output."""
+    hidden = int(par[LEAF_NET])
+    o = LEAF_NET + 1
+    xo = o + NET_TYPES * hidden
+    top = xo + NET_NX * hidden
+    z = par[top + 2 * hidden]
+    for j in range(hidden):
+        s = hid[j]
+        for i in range(rn):
+            s += par[o + room_get(room, i) * hidden + j]
+        s += (h * par[xo + j] + w * par[xo + hidden + j] + reach * par[xo + 2 * hidden + j]
+              + absorb * par[xo + 3 * hidden + j] + low * par[xo + 4 * hidden + j]
+              + mmax * par[xo + 5 * hidden + j] + wmax * par[xo + 6 * hidden + j])
+        if s > 0.0:
+            z += par[top + hidden + j] * s
+    return float(z)
+
+
+@jit
+def leaf_win(sums: np.ndarray, hid: np.ndarray, room: int, rn: int, h: int, w: int, lk: int,
+             equal: int, par: np.ndarray) -> float:
     """The leaf's chance of winning between rooms: the win model of ``fair.leaf`` over
-    the pool (``sums`` plus the ``rn`` cards of ``room``), health and weapon."""
+    the pool (``sums`` plus the ``rn`` cards of ``room``), health and weapon; or, when
+    ``par`` holds a win net (``par[LEAF_NET]`` > 0), the net over the pool's counts by
+    type (``hid``: :func:`pool_hidden` of the unseen cards and the bottom, plus the room)
+    and the inputs of ``fair.leaf.NET_INPUTS``."""
     msum = sums[S_MONSTERS]
     psum = sums[S_POTIONS]
     wsum = sums[S_WEAPONS]
@@ -175,6 +237,9 @@ def leaf_win(sums: np.ndarray, room: int, rn: int, h: int, w: int, lk: int, equa
     low = par[LEAF_SAFE_HEALTH] - h
     if low < 0.0:
         low = 0.0
+    if par[LEAF_NET] > 0:
+        z = net_logit(hid, room, rn, par, h, w, reach, absorb, low * low, mmax, wmax)
+        return float(1.0 / (1.0 + np.exp(-z)))
     m = LEAF_MODEL
     z = (
         par[m + FEAT_BIAS]
@@ -206,13 +271,16 @@ def one_room(room: int, rn: int, h: int, w: int, lk: int, pu: int, res: int, fle
     ``sums``: scratch for the pool's sums (``NSUMS``).
     """
     pool_sums(cnt, bot, bpos, sums)
+    hid = np.zeros(MAX_HIDDEN, np.float64)
+    if par[LEAF_NET] > 0:
+        pool_hidden(cnt, bot, bpos, par, hid)
     left = bpos[1] - bpos[0]
     for t in range(NTYPES):
         left += cnt[t]
     equal = cfg[CFG_EQUAL]
     best = -1.0
     if may_flee(cfg[CFG_FLEE_RULE], rn, res, left, fled):
-        best = leaf_win(sums, room, rn, h, w, lk, equal, par)
+        best = leaf_win(sums, hid, room, rn, h, w, lk, equal, par)
     s_room = np.zeros(MAX_ROOM_STACK, np.int64)
     s_rn = np.zeros(MAX_ROOM_STACK, np.int64)
     s_h = np.zeros(MAX_ROOM_STACK, np.int64)
@@ -255,7 +323,7 @@ def one_room(room: int, rn: int, h: int, w: int, lk: int, pu: int, res: int, fle
         elif ending == WON:
             v = 1.0
         elif draw:
-            v = leaf_win(sums, r2, rn2, h2, w2, lk2, equal, par)
+            v = leaf_win(sums, hid, r2, rn2, h2, w2, lk2, equal, par)
         else:
             if sp >= MAX_ROOM_STACK:
                 raise ValueError("room stack overflow")
@@ -321,6 +389,147 @@ def draw_mean(room: int, rn: int, h: int, w: int, lk: int, fled: int, need: int,
             # cnt holds this multiset taken out
             total += weight * one_room(r, rn + need, h, w, lk, 0, 0, fled, cnt, bot, bpos,
                                        cfg, par, sums)
+            weights += weight
+            level -= 1
+            cnt[pick[level]] += 1
+            t = pick[level] + 1
+            continue
+        while t < NTYPES and cnt[t] == 0:
+            t += 1
+        if t == NTYPES:
+            if level == 0:
+                break
+            level -= 1
+            cnt[pick[level]] += 1
+            t = pick[level] + 1
+            continue
+        pick[level] = t
+        cnt[t] -= 1
+        level += 1
+    return total / weights
+
+
+# The room net: a V read at the fresh room itself (no play of the room), from the
+# room's cards and the rest of the pool by type and the player's inputs. ``rpar``:
+# ``RN_HIDDEN`` the hidden units H, ``RN_SAFE_HEALTH`` the health under which the
+# ``low`` input counts, then from ``RN_WEIGHTS`` the room's rows (NTYPES x H), the
+# rest's rows (NTYPES x H), the inputs' rows (``RN_INPUTS`` x H), the hidden biases,
+# the output's weights and its bias.
+RN_HIDDEN = 0
+RN_SAFE_HEALTH = 1
+RN_WEIGHTS = 2
+RN_INPUTS = 5
+"""The room net's inputs beside the counts: health, weapon, reach, fled (1 when the
+room was dealt by a flee: it cannot be fled), and the low-health square."""
+
+
+@jit
+def room_net_hidden(room: int, rn: int, h: int, w: int, lk: int, fled: int, cnt: np.ndarray,
+                    bot: np.ndarray, bpos: np.ndarray, equal: int, rpar: np.ndarray,
+                    hid: np.ndarray) -> None:
+    """The room net's hidden units (before ReLU) at a room of ``rn`` cards, with the
+    unseen cards ``cnt`` and the bottom ``bot[bpos[0]:bpos[1]]`` as the rest, into ``hid``."""
+    hidden = int(rpar[RN_HIDDEN])
+    o = RN_WEIGHTS
+    ro = o + NTYPES * hidden
+    xo = ro + NTYPES * hidden
+    bo = xo + RN_INPUTS * hidden
+    reach = weapon_reach(w, lk, equal)
+    low = rpar[RN_SAFE_HEALTH] - h
+    if low < 0.0:
+        low = 0.0
+    for j in range(hidden):
+        hid[j] = (rpar[bo + j] + h * rpar[xo + j] + w * rpar[xo + hidden + j]
+                  + reach * rpar[xo + 2 * hidden + j] + fled * rpar[xo + 3 * hidden + j]
+                  + low * low * rpar[xo + 4 * hidden + j])
+    for t in range(NTYPES):
+        c = cnt[t]
+        if c:
+            for j in range(hidden):
+                hid[j] += c * rpar[ro + t * hidden + j]
+    for k in range(bpos[0], bpos[1]):
+        for j in range(hidden):
+            hid[j] += rpar[ro + bot[k] * hidden + j]
+    for i in range(rn):
+        t = room_get(room, i)
+        for j in range(hidden):
+            hid[j] += rpar[o + t * hidden + j]
+
+
+@jit_inline
+def room_net_move(hid: np.ndarray, t: int, times: float, rpar: np.ndarray) -> None:
+    """``times`` cards of type ``t`` moved from the rest to the room."""
+    hidden = int(rpar[RN_HIDDEN])
+    o = RN_WEIGHTS
+    ro = o + NTYPES * hidden
+    for j in range(hidden):
+        hid[j] += times * (rpar[o + t * hidden + j] - rpar[ro + t * hidden + j])
+
+
+@jit
+def room_net_out(hid: np.ndarray, rpar: np.ndarray) -> float:
+    """The room net's chance from its hidden units: ReLU, then the logistic output."""
+    hidden = int(rpar[RN_HIDDEN])
+    wo = RN_WEIGHTS + (2 * NTYPES + RN_INPUTS + 1) * hidden
+    z = rpar[wo + hidden]
+    for j in range(hidden):
+        if hid[j] > 0.0:
+            z += rpar[wo + j] * hid[j]
+    return float(1.0 / (1.0 + np.exp(-z)))
+
+
+@jit
+def room_net_value(room: int, rn: int, h: int, w: int, lk: int, fled: int, cnt: np.ndarray,
+                   bot: np.ndarray, bpos: np.ndarray, cfg: np.ndarray,
+                   rpar: np.ndarray) -> float:
+    """``V`` of a decision by the room net (a function of the room's multiset, the rest's
+    counts, health, weapon, last kill and the flee flag)."""
+    hid = np.zeros(int(rpar[RN_HIDDEN]), np.float64)
+    room_net_hidden(room, rn, h, w, lk, fled, cnt, bot, bpos, cfg[CFG_EQUAL], rpar, hid)
+    return float(room_net_out(hid, rpar))
+
+
+@jit
+def room_net_mean(room: int, rn: int, h: int, w: int, lk: int, fled: int, need: int,
+                  cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, cfg: np.ndarray,
+                  rpar: np.ndarray) -> float:
+    """``E[V]`` by the room net of the fresh room after ``need`` cards are dealt onto
+    ``room``, exactly, as :func:`draw_mean`: every multiset of ``need`` unseen types with
+    its number of draws; with fewer unseen cards than ``need``, all of them and then the
+    top of the known bottom. A dealt card moves from the rest to the room, so the
+    hidden units of each multiset are those before the deal plus one move per card."""
+    hidden = int(rpar[RN_HIDDEN])
+    base = np.zeros(hidden, np.float64)
+    room_net_hidden(room, rn, h, w, lk, fled, cnt, bot, bpos, cfg[CFG_EQUAL], rpar, base)
+    hid = base.copy()
+    u = 0
+    for t in range(NTYPES):
+        u += cnt[t]
+    if u < need:
+        for t in range(NTYPES):
+            if cnt[t]:
+                room_net_move(hid, t, float(cnt[t]), rpar)
+        for k in range(need - u):
+            room_net_move(hid, bot[bpos[0] + k], 1.0, rpar)
+        return float(room_net_out(hid, rpar))
+    saved = cnt.copy()
+    pick = np.zeros(MAX_DRAW, np.int64)
+    total = 0.0
+    weights = 0.0
+    level = 0
+    t = 1
+    while True:
+        if level == need:
+            weight = 1.0
+            run = 0
+            for j in range(hidden):
+                hid[j] = base[j]
+            for i in range(need):
+                p = pick[i]
+                run = run + 1 if i > 0 and p == pick[i - 1] else 1
+                weight *= (saved[p] - run + 1) / run
+                room_net_move(hid, p, 1.0, rpar)
+            total += weight * room_net_out(hid, rpar)
             weights += weight
             level -= 1
             cnt[pick[level]] += 1

@@ -2,13 +2,16 @@
 
 A ``V`` here is anything with the two methods of :class:`Charges`: ``value``
 of an information state and ``mean``, its exact mean over what a chance node
-can deal. Three kinds:
+can deal. Four kinds:
 
 - ``"zero"``: nothing is charged (the perfect-information value);
 - ``"one-room"``: the best, over every way to play the rest of the room, of
   the fair agent's leaf win chance at the room's end (1 for a game won in the
   room, 0 for one lost), computed by the numba kernel of ``bound/_kernel.py``;
   :func:`one_room_value` is its plain-Python twin over the library's rules;
+- :class:`RoomNet`, not named: a net over the fresh room's cards, the rest of
+  the pool, health and weapon (numbers given by the caller), read at the room
+  itself without playing it; :func:`room_net_value` is its twin;
 - any callable of an :class:`~scoundrel_core.info.InfoState`:
   :class:`~.penalty.Penalties`, which walks the chance node card by card
   (exact, slow: thousands of states per refill of a full deck).
@@ -19,6 +22,7 @@ change, so it charges nothing; the one-room value looks at the room first.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable
 from typing import Final, Protocol
 
@@ -34,7 +38,8 @@ from ..fair.optimum import memo_key
 from . import _kernel as K
 from .penalty import Penalties, Value
 
-__all__ = ["VALUE_NAMES", "Charges", "OneRoom", "Zero", "charges_for", "one_room_value"]
+__all__ = ["VALUE_NAMES", "Charges", "OneRoom", "RoomNet", "Zero", "charges_for",
+           "one_room_value", "room_net_size", "room_net_value"]
 
 
 class Charges(Protocol):
@@ -158,6 +163,86 @@ class OneRoom:
             got = self._means[key] = float(K.draw_mean(
                 room, len(b.room), b.health, b.weapon_value, b.last_kill or 0, int(node.fled),
                 node.to_draw, cnt, bot, bpos, cfg, self._par_of(b)))
+        return got
+
+
+def room_net_size(hidden: int) -> int:
+    """How many numbers a room net of ``hidden`` units has in ``rpar`` (the kernel's
+    ``RN_*`` layout): the two header numbers, the room's and the rest's rows by card
+    type, the inputs' rows, the hidden biases, the output's weights and bias."""
+    return K.RN_WEIGHTS + hidden * (2 * NTYPES + K.RN_INPUTS + 2) + 1
+
+
+def _check_room_net(rpar: np.ndarray) -> np.ndarray:
+    rpar = np.asarray(rpar, np.float64)
+    hidden = float(rpar[K.RN_HIDDEN]) if rpar.ndim == 1 and len(rpar) > K.RN_WEIGHTS else 0.0
+    if not (hidden.is_integer() and hidden >= 1 and len(rpar) == room_net_size(int(hidden))
+            and np.isfinite(rpar).all()):
+        raise SolverError(f"a room net is its hidden units (at least 1), the safe health and "
+                          f"room_net_size(hidden) finite numbers; got {rpar.shape} numbers")
+    return rpar
+
+
+def room_net_value(info: InfoState, rpar: np.ndarray) -> float:
+    """The room net's ``V`` in plain Python (the kernel's twin): one hidden layer of ReLU
+    units over the room's counts by card type, the rest's (unseen and bottom), health,
+    weapon, reach, whether the room was dealt by a flee and the low-health square; then
+    a logistic output. 1 for a game won, 0 for one lost."""
+    rpar = _check_room_net(rpar)
+    if info.is_over:
+        return 1.0 if info.health > 0 else 0.0
+    hidden = int(rpar[K.RN_HIDDEN])
+    o = K.RN_WEIGHTS
+    rows = rpar[o:o + 2 * NTYPES * hidden].reshape(2, NTYPES, hidden)
+    xo = o + 2 * NTYPES * hidden
+    xrows = rpar[xo:xo + K.RN_INPUTS * hidden].reshape(K.RN_INPUTS, hidden)
+    bo = xo + K.RN_INPUTS * hidden
+    b1, w2, b2 = rpar[bo:bo + hidden], rpar[bo + hidden:bo + 2 * hidden], rpar[bo + 2 * hidden]
+    low = max(0.0, float(rpar[K.RN_SAFE_HEALTH]) - info.health)
+    inputs = [info.health, info.weapon_value, info.weapon_reach, int(info.fled_last), low * low]
+    z = float(b2)
+    for j in range(hidden):
+        s = float(b1[j]) + sum(float(v) * float(xrows[i, j]) for i, v in enumerate(inputs))
+        s += sum(float(rows[0, card_type(c), j]) for c in info.room)
+        s += sum(float(rows[1, card_type(c), j]) for c in (*info.unseen, *info.bottom))
+        z += float(w2[j]) * max(s, 0.0)
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+class RoomNet:
+    """The room net's ``V`` by the numba kernel (``rpar``: its numbers,
+    :func:`room_net_size`), each value and mean computed once. It reads the fresh room
+    itself, not a play of it: a draw's mean moves each dealt card from the rest to the
+    room, over the multisets of types with their hypergeometric counts, exactly."""
+
+    def __init__(self, rpar: np.ndarray) -> None:
+        self._rpar = _check_room_net(rpar)
+        self._values: dict[Hashable, float] = {}
+        self._means: dict[Hashable, float] = {}
+
+    def value(self, info: InfoState) -> float:
+        """``V(info)``."""
+        if info.is_over:
+            return 1.0 if info.health > 0 else 0.0
+        key = memo_key(info)
+        got = self._values.get(key)
+        if got is None:
+            room, cnt, bot, bpos, cfg = _kernel_args(info)
+            got = self._values[key] = float(K.room_net_value(
+                room, len(info.room), info.health, info.weapon_value, info.last_kill or 0,
+                int(info.fled_last), cnt, bot, bpos, cfg, self._rpar))
+        return got
+
+    def mean(self, node: ChanceNode) -> float:
+        """``E[V]`` over the fresh rooms ``node`` can deal, exactly."""
+        key = memo_key(node)
+        got = self._means.get(key)
+        if got is None:
+            b = node.base
+            room, cnt, bot, bpos, cfg = _kernel_args(b)
+            got = self._means[key] = float(K.room_net_mean(
+                room, len(b.room), b.health, b.weapon_value, b.last_kill or 0, int(node.fled),
+                node.to_draw, cnt, bot, bpos, cfg, self._rpar))
         return got
 
 
