@@ -1,0 +1,62 @@
+"""The paired table of round thirteen, from the arms' files (run from the repository's root).
+
+    python data/experiments/round-13/table.py
+
+Each row pairs an arm of the agent with the hard/strict win model against the agent as
+shipped on the same deals (``experiments/fair_paired.py``'s figures); the shipped
+agent's games are the training cache's on the training-range seeds and
+``data/fair-games.parquet``'s hard/strict rows on the evaluation seeds (their CPU
+seconds are that file's ``cpu_seconds``, recorded at another time).
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT / "experiments"))
+from fair_paired import load_rows, paired, wins  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+TRAIN = HERE / "hard-strict-train.jsonl"
+PARQUET = ROOT / "data" / "fair-games.parquet"
+ARMS = (
+    ("`hard/strict` model, win bonus 100", "hard-model-train.jsonl", TRAIN),
+    ("`hard/strict` model, win bonus 400", "hard-model-x400-train.jsonl", TRAIN),
+    ("`hard/strict` model, win bonus 100", "hard-model-eval.jsonl", PARQUET),
+)
+
+
+def median_cpu(rows: dict[int, dict[str, Any]], seeds: list[int]) -> float:
+    key = "cpu" if "cpu" in rows[seeds[0]] else "cpu_seconds"
+    return statistics.median(float(rows[s][key]) for s in seeds)
+
+
+def main() -> int:
+    print("| arm | seeds | deals | won: arm / shipped | only arm / only shipped "
+          "| paired diff, points (95%) | p | CPU s a game, median: arm (shipped) |")
+    print("|---|---|---:|---|---|---|---:|---|")
+    for name, arm_file, shipped_file in ARMS:
+        if not (HERE / arm_file).exists():
+            continue
+        arm = load_rows(HERE / arm_file, None, None, None)
+        # the cache names the variant whole, the Parquet record by flee and weapon rule
+        shipped = (load_rows(shipped_file, "hard/strict", None, None) if shipped_file == TRAIN
+                   else load_rows(shipped_file, "hard", "strict", None))
+        p = paired(wins(shipped), wins(arm))
+        seeds = sorted(set(arm) & set(shipped))
+        if not seeds:
+            continue
+        lo, hi = (100 * x for x in p["b_minus_a_ci95"])
+        print(f"| {name} | {seeds[0]}-{seeds[-1]} | {p['deals']} | {p['b_wins']} / "
+              f"{p['a_wins']} | {p['b_only']} / {p['a_only']} | {100 * p['b_minus_a']:+.1f} "
+              f"({lo:+.1f} to {hi:+.1f}) | {p['sign_test_p']:.2f} | "
+              f"{median_cpu(arm, seeds):.2f} ({median_cpu(shipped, seeds):.2f}) |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
