@@ -37,8 +37,9 @@ def median_cpu(rows: dict[int, dict[str, Any]], seeds: list[int]) -> float:
 
 def main() -> int:
     print("| arm | seeds | deals | won: arm / shipped | only arm / only shipped "
-          "| paired diff, points (95%) | p | CPU s a game, median: arm (shipped) |")
-    print("|---|---|---:|---|---|---|---:|---|")
+          "| paired diff, points (95%) | p | CPU s a game, median: arm (shipped) "
+          "| the arm's decisions over 1 s |")
+    print("|---|---|---:|---|---|---|---:|---|---|")
     for name, arm_file, shipped_file in ARMS:
         if not (HERE / arm_file).exists():
             continue
@@ -54,7 +55,9 @@ def main() -> int:
         print(f"| {name} | {seeds[0]}-{seeds[-1]} | {p['deals']} | {p['b_wins']} / "
               f"{p['a_wins']} | {p['b_only']} / {p['a_only']} | {100 * p['b_minus_a']:+.1f} "
               f"({lo:+.1f} to {hi:+.1f}) | {p['sign_test_p']:.2f} | "
-              f"{median_cpu(arm, seeds):.2f} ({median_cpu(shipped, seeds):.2f}) |")
+              f"{median_cpu(arm, seeds):.2f} ({median_cpu(shipped, seeds):.2f}) | "
+              f"{sum(arm[s]['over_1s'] for s in seeds):,} of "
+              f"{sum(arm[s]['decisions'] for s in seeds):,} |")
     return 0
 
 
