@@ -11,10 +11,14 @@ seconds are that file's ``cpu_seconds``, recorded at another time).
 
 from __future__ import annotations
 
+import json
+import math
 import statistics
 import sys
 from pathlib import Path
 from typing import Any
+
+from scoundrel_solver.fair import leaf
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "experiments"))
@@ -35,7 +39,24 @@ def median_cpu(rows: dict[int, dict[str, Any]], seeds: list[int]) -> float:
     return statistics.median(float(rows[s][key]) for s in seeds)
 
 
+def first_room_chances() -> None:
+    """Each win model's mean chance at the games' first room against the realised rate,
+    over the training cache (every game of the shipped agent it holds)."""
+    games = [json.loads(line) for line in TRAIN.read_text().splitlines()]
+    models = leaf.shipped_models()
+    won = statistics.fmean(float(g["won"]) for g in games)
+    print(f"{len(games)} games (seeds {games[0]['seed']}-{games[-1]['seed']}): "
+          f"won {100 * won:.1f}%; mean chance at the first room:", end="")
+    for name in ("classic/strict", "hard/strict"):
+        chances = [1 / (1 + math.exp(-sum(c * x for c, x in zip(models[name], g["x"][0],
+                                                               strict=True))))
+                   for g in games]
+        print(f" {name} {100 * statistics.fmean(chances):.1f}%", end="")
+    print()
+
+
 def main() -> int:
+    first_room_chances()
     print("| arm | seeds | deals | won: arm / shipped | only arm / only shipped "
           "| paired diff, points (95%) | p | CPU s a game, median: arm (shipped) "
           "| the arm's decisions over 1 s |")
