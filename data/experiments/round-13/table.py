@@ -22,7 +22,7 @@ from scoundrel_solver.fair import leaf
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "experiments"))
-from fair_paired import load_rows, paired, wins  # noqa: E402
+from fair_paired import load_rows, paired, same_games, wins  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 TRAIN = HERE / "hard-strict-train.jsonl"
@@ -59,8 +59,8 @@ def main() -> int:
     first_room_chances()
     print("| arm | seeds | deals | won: arm / shipped | only arm / only shipped "
           "| paired diff, points (95%) | p | CPU s a game, median: arm (shipped) "
-          "| the arm's decisions over 1 s |")
-    print("|---|---|---:|---|---|---|---:|---|---|")
+          "| the arm's decisions over 1 s | games alike |")
+    print("|---|---|---:|---|---|---|---:|---|---|---:|")
     for name, arm_file, shipped_file in ARMS:
         if not (HERE / arm_file).exists():
             continue
@@ -73,12 +73,14 @@ def main() -> int:
         if not seeds:
             continue
         lo, hi = (100 * x for x in p["b_minus_a_ci95"])
+        same = same_games(arm, shipped)  # the training cache counts no decisions
+        alike = "-" if same is None else f"{same:,}"
         print(f"| {name} | {seeds[0]}-{seeds[-1]} | {p['deals']} | {p['b_wins']} / "
               f"{p['a_wins']} | {p['b_only']} / {p['a_only']} | {100 * p['b_minus_a']:+.1f} "
               f"({lo:+.1f} to {hi:+.1f}) | {p['sign_test_p']:.2f} | "
               f"{median_cpu(arm, seeds):.2f} ({median_cpu(shipped, seeds):.2f}) | "
               f"{sum(arm[s]['over_1s'] for s in seeds):,} of "
-              f"{sum(arm[s]['decisions'] for s in seeds):,} |")
+              f"{sum(arm[s]['decisions'] for s in seeds):,} | {alike} |")
     return 0
 
 
