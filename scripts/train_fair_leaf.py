@@ -13,7 +13,8 @@ seeds already cached for the variant are skipped.
 ``fit`` reads the cached games of a variant and fits a logistic regression of
 "the game was won" on those features (Newton's method, a small L2 penalty on
 standardised features), reports the log-loss on a held-out fifth of the games
-(seed % 5 == 0) against the constant model, refits on all games and writes the
+(seed % 5 == 0) against the constant model and the variant's shipped model, refits
+on all games (but the ``--exclude`` seeds, kept for an A/B test) and writes the
 coefficients into the model file under the variant's name.
 
 ``net`` fits a win net (``leaf``: one hidden layer over the pool's counts by
@@ -331,7 +332,13 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_fit(args: argparse.Namespace) -> int:
     variant = str(sc.get_variant(args.variant))
-    games = [g for cache in args.cache for g in games_in(cache) if g["variant"] == variant]
+    try:
+        exclude = parse_seed_range(args.exclude) if args.exclude else range(0)
+    except ValueError as e:
+        print(f"--exclude {args.exclude!r}: {e}", file=sys.stderr)
+        return 2
+    games = [g for cache in args.cache for g in games_in(cache)
+             if g["variant"] == variant and int(g["seed"]) not in exclude]
     if not games:
         print(f"no cached games of {variant} in {args.cache}", file=sys.stderr)
         return 2
@@ -355,8 +362,10 @@ def cmd_fit(args: argparse.Namespace) -> int:
     held = np.array([g["seed"] % 5 == 0 for g in games for _ in g["x"]])
     coef = np.zeros(len(leaf.FEATURES))
     coef[keep] = fit_logistic(x[~held][:, keep], y[~held], args.l2)
-    rate = float(y[~held].mean())
-    const = -(rate * math.log(rate) + (1 - rate) * math.log(1 - rate)) if 0 < rate < 1 else 0.0
+    rate = min(max(float(y[~held].mean()), 1e-6), 1 - 1e-6)
+    # the constant model: the training games' win rate, scored on the held-out positions
+    const = log_loss(np.ones((int(held.sum()), 1)), y[held],
+                     np.array([math.log(rate / (1 - rate))]))
     print(f"{variant}: {len(games)} games, {len(y)} positions, won {100 * y.mean():.1f}%")
     name = agent_config(variant).win_model
     shipped = leaf.shipped_models().get(name) if isinstance(name, str) else None
@@ -395,6 +404,7 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument("--features", help="comma-separated: fit only these (the rest get 0)")
     fit.add_argument("--out", type=Path, default=MODEL_PATH)
     fit.add_argument("--note", default="", help="stored with the model (who played the games)")
+    fit.add_argument("--exclude", help="A:B: seeds left out of the fit (kept for an A/B test)")
     play.add_argument("--cache", type=Path, default=Path("leaf-games.jsonl"))
     fit.add_argument(
         "--cache", type=Path, action="append", help="repeatable (default leaf-games.jsonl)"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
@@ -15,7 +16,7 @@ from conftest import load_script
 from scoundrel_core.info import InfoState, observe
 from scoundrel_solver.fair import leaf
 from scoundrel_solver.fair.agent import FairAgent
-from scoundrel_solver.fair.config import AGENT_CONFIGS, configs_with
+from scoundrel_solver.fair.config import AGENT_CONFIGS, agent_config, configs_with
 
 
 def _script() -> ModuleType:
@@ -95,6 +96,39 @@ def test_play_then_fit_writes_a_model(tmp_path: Path) -> None:
                     "--l2", "0.1"]) == 0
     model = json.loads(out.read_text())["models"]["easy/strict"]
     assert len(model["coef"]) == len(leaf.FEATURES) and model["games"] == 2
+
+
+def test_fit_leaves_the_excluded_seeds_out(tmp_path: Path) -> None:
+    """``--exclude`` keeps an A/B test's seeds out of the fit (and out of its count)."""
+    tr = _script()
+    cache, out = tmp_path / "games.jsonl", tmp_path / "model.json"
+    assert tr.main(["play", "--variant", "easy", "--seeds", "20000:20004", "--cache",
+                    str(cache), "--no-model"]) == 0
+    games = [json.loads(line) for line in cache.read_text().splitlines()]
+    for g, won in zip(games, (True, False, True, False), strict=True):
+        g["won"] = won  # both labels among the games kept
+    cache.write_text("".join(json.dumps(g) + "\n" for g in games))
+    assert tr.main(["fit", "--variant", "easy", "--cache", str(cache), "--out", str(out),
+                    "--l2", "0.1", "--exclude", "20002:20004"]) == 0
+    model = json.loads(out.read_text())["models"]["easy/strict"]
+    assert model["games"] == 2 and model["seeds"] == "20000-20001"
+    assert model["positions"] == sum(len(g["x"]) for g in games[:2])
+    assert tr.main(["fit", "--variant", "easy", "--cache", str(cache), "--out", str(out),
+                    "--exclude", "20000:20004"]) == 2  # nothing left to fit
+
+
+def test_the_hard_model_is_an_option_the_default_agent_does_not_play() -> None:
+    """The win model fitted on hard/strict games ships by name; a config that names it
+    plays its coefficients, and the default hard agent still plays the classic model."""
+    models = leaf.shipped_models()
+    hard = models["hard/strict"]
+    assert len(hard) == len(leaf.FEATURES) and hard != models["classic/strict"]
+    config = agent_config("hard/strict")
+    par = leaf.config_par(replace(config, win_model="hard/strict"))
+    assert par[leaf.LEAF_MODEL:leaf.LEAF_NET].tolist() == list(hard)
+    assert config.win_model == "classic/strict"
+    assert leaf.config_par(config)[leaf.LEAF_MODEL:leaf.LEAF_NET].tolist() == list(
+        models["classic/strict"])
 
 
 def test_play_refuses_the_evaluation_seeds(

@@ -1,0 +1,88 @@
+"""The paired table of round thirteen, from the arms' files (run from the repository's root).
+
+    python data/experiments/round-13/table.py
+
+Each row pairs an arm of the agent with the hard/strict win model against the agent as
+shipped on the same deals (``experiments/fair_paired.py``'s figures); the shipped
+agent's games are the training cache's on the training-range seeds and
+``data/fair-games.parquet``'s hard/strict rows on the evaluation seeds (their CPU
+seconds are that file's ``cpu_seconds``, recorded at another time).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+from scoundrel_solver.fair import leaf
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT / "experiments"))
+from fair_paired import load_rows, paired, same_games, wins  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+TRAIN = HERE / "hard-strict-train.jsonl"
+PARQUET = ROOT / "data" / "fair-games.parquet"
+ARMS = (
+    ("`hard/strict` model, win bonus 100", "hard-model-train.jsonl", TRAIN),
+    ("`hard/strict` model, win bonus 400", "hard-model-x400-train.jsonl", TRAIN),
+    ("`hard/strict` model, win bonus 100", "hard-model-eval.jsonl", PARQUET),
+)
+
+
+def median_cpu(rows: dict[int, dict[str, Any]], seeds: list[int]) -> float:
+    key = "cpu" if "cpu" in rows[seeds[0]] else "cpu_seconds"
+    return statistics.median(float(rows[s][key]) for s in seeds)
+
+
+def first_room_chances() -> None:
+    """Each win model's mean chance at the games' first room against the realised rate,
+    over the training cache (every game of the shipped agent it holds)."""
+    games = [json.loads(line) for line in TRAIN.read_text().splitlines()]
+    models = leaf.shipped_models()
+    won = statistics.fmean(float(g["won"]) for g in games)
+    print(f"{len(games)} games (seeds {games[0]['seed']}-{games[-1]['seed']}): "
+          f"won {100 * won:.1f}%; mean chance at the first room:", end="")
+    for name in ("classic/strict", "hard/strict"):
+        chances = [1 / (1 + math.exp(-sum(c * x for c, x in zip(models[name], g["x"][0],
+                                                               strict=True))))
+                   for g in games]
+        print(f" {name} {100 * statistics.fmean(chances):.1f}%", end="")
+    print()
+
+
+def main() -> int:
+    first_room_chances()
+    print("| arm | seeds | deals | won: arm / shipped | only arm / only shipped "
+          "| paired diff, points (95%) | p | CPU s a game, median: arm (shipped) "
+          "| the arm's decisions over 1 s | games alike |")
+    print("|---|---|---:|---|---|---|---:|---|---|---:|")
+    for name, arm_file, shipped_file in ARMS:
+        if not (HERE / arm_file).exists():
+            continue
+        arm = load_rows(HERE / arm_file, None, None, None)
+        # the cache names the variant whole, the Parquet record by flee and weapon rule
+        shipped = (load_rows(shipped_file, "hard/strict", None, None) if shipped_file == TRAIN
+                   else load_rows(shipped_file, "hard", "strict", None))
+        p = paired(wins(shipped), wins(arm))
+        seeds = sorted(set(arm) & set(shipped))
+        if not seeds:
+            continue
+        lo, hi = (100 * x for x in p["b_minus_a_ci95"])
+        same = same_games(arm, shipped)  # the training cache counts no decisions
+        alike = "-" if same is None else f"{same:,}"
+        print(f"| {name} | {seeds[0]}-{seeds[-1]} | {p['deals']} | {p['b_wins']} / "
+              f"{p['a_wins']} | {p['b_only']} / {p['a_only']} | {100 * p['b_minus_a']:+.1f} "
+              f"({lo:+.1f} to {hi:+.1f}) | {p['sign_test_p']:.2f} | "
+              f"{median_cpu(arm, seeds):.2f} ({median_cpu(shipped, seeds):.2f}) | "
+              f"{sum(arm[s]['over_1s'] for s in seeds):,} of "
+              f"{sum(arm[s]['decisions'] for s in seeds):,} | {alike} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
