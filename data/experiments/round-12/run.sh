@@ -1,8 +1,7 @@
 #!/bin/sh
 # one background computation (leaf helper): arms of round 12, one after another, resumable
-. /work/venv/bin/activate
-export PYTHONPATH=/work/wt/leaf/src
-cd /work/wt/leaf
+cd "$(dirname "$0")/../../.." || exit 1
+export PYTHONPATH="$PWD/src"
 D=data/experiments/round-12
 M=$D/leaf-models.json
 for arm in "net:classic/strict-net:1003400:1003821:net-train" "net:classic/strict-net:0:2000:net-eval" "logistic:classic/strict-net-logistic:1003400:1003821:logistic-train"; do

@@ -5,7 +5,6 @@
 # bonus (100) and at 400. The shipped agent's games on those seeds are in the training
 # cache (hard-strict-train.jsonl).
 cd "$(dirname "$0")/../../.." || exit 1
-. /work/venv/bin/activate
 export PYTHONPATH="$PWD/src"
 R=data/experiments/round-13
 M=src/scoundrel_solver/fair/leaf_model.json

@@ -4,7 +4,6 @@
 # seeds ($1, default the variant's 100). The shipped agent's games on those seeds are
 # data/fair-games.parquet's hard/strict rows.
 cd "$(dirname "$0")/../../.." || exit 1
-. /work/venv/bin/activate
 export PYTHONPATH="$PWD/src"
 R=data/experiments/round-13
 M=src/scoundrel_solver/fair/leaf_model.json
