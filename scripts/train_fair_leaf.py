@@ -124,7 +124,7 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1e-5) -> np.ndarray:
             break
     coef = b / sd
     coef[0] = b[0] - float(np.sum(b[1:] * mu[1:] / sd[1:]))
-    return coef
+    return np.asarray(coef, np.float64)
 
 
 def log_loss(x: np.ndarray, y: np.ndarray, coef: np.ndarray) -> float:
@@ -288,7 +288,7 @@ def cmd_net(args: argparse.Namespace) -> int:
           + ", ".join(f"{k} {v:.4f}" for k, v in losses.items()))
     logistic = fit_logistic(feats, won, args.l2)
     model = fit_net(counts, inputs, won, args.hidden, args.alpha)
-    data = json.loads(args.out.read_text()) if args.out.exists() else {
+    data: dict[str, Any] = json.loads(args.out.read_text()) if args.out.exists() else {
         "features": list(leaf.FEATURES), "models": {}}
     seeds = sorted(set(pos["seed"].tolist()))
     for key, coef, net in ((args.name, [0.0] * len(leaf.FEATURES), model),
