@@ -4,8 +4,9 @@
     python experiments/fair_ab.py --seeds 31000:32000 --out b.jsonl --opt shallow_above=30
     python experiments/fair_paired.py a.jsonl b.jsonl --variant '' --weapon-rule ''
 
-Each ``--opt NAME=INT`` is a keyword of ``FairAgent`` (``node_budget``,
-``shallow_above``, ``max_depth``) and each ``--weight NAME=NUMBER`` one of its
+Each ``--opt NAME=INT`` is one of ``make_agent("fair")``'s options
+(``scoundrel_solver.fair.api.FAIR_OPTIONS``: ``node_budget``, ``shallow_above``,
+``max_depth``, ``endgame``, ``endgame_samples``) and each ``--weight NAME=NUMBER`` one of its
 leaf weights (``scoundrel_solver.fair.leaf.LEAF_WEIGHTS``, ``win_bonus`` among
 them), and ``--model FILE`` plays the win model of a model file written by
 ``scripts/train_fair_leaf.py fit --out FILE``; none plays the agent as shipped. One JSON
@@ -41,7 +42,7 @@ from scoundrel_solver.runs.seeds import parse_seed_range
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 from timed import TimedAgent
 
-OPTIONS = ("node_budget", "shallow_above", "max_depth")
+OPTIONS = tuple(FAIR_OPTIONS)
 
 
 def play(agent: FairAgent, seed: int, variant: str) -> dict[str, object]:
