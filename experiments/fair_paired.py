@@ -139,6 +139,34 @@ def paired(a: dict[int, bool], b: dict[int, bool]) -> dict[str, Any]:
     }
 
 
+def table_cells(arm: dict[int, dict[str, Any]], shipped: dict[int, dict[str, Any]]
+                ) -> list[str] | None:
+    """The cells of one row of a round's paired table, an arm against the agent as shipped
+    on the deals both played: seeds, deals, wins, wins only one side has, the difference
+    in points with its 95% interval, the sign test, each side's median CPU seconds of a
+    game (the shipped side's ``cpu`` or, from a Parquet record, ``cpu_seconds``), the
+    arm's decisions over a CPU second, and the games played alike ("-" where a side does
+    not count its decisions). None if no deal is shared."""
+    seeds = sorted(set(arm) & set(shipped))
+    if not seeds:
+        return None
+
+    def median_cpu(rows: dict[int, dict[str, Any]]) -> float:
+        key = "cpu" if "cpu" in rows[seeds[0]] else "cpu_seconds"
+        return statistics.median(float(rows[s][key]) for s in seeds)
+
+    p = paired(wins(shipped), wins(arm))
+    lo, hi = (100 * x for x in p["b_minus_a_ci95"])
+    same = same_games(arm, shipped)
+    return [f"{seeds[0]}-{seeds[-1]}", str(p["deals"]), f"{p['b_wins']} / {p['a_wins']}",
+            f"{p['b_only']} / {p['a_only']}",
+            f"{100 * p['b_minus_a']:+.1f} ({lo:+.1f} to {hi:+.1f})",
+            f"{p['sign_test_p']:.2f}", f"{median_cpu(arm):.2f} ({median_cpu(shipped):.2f})",
+            f"{sum(arm[s]['over_1s'] for s in seeds):,} of "
+            f"{sum(arm[s]['decisions'] for s in seeds):,}",
+            "-" if same is None else f"{same:,}"]
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("a", type=Path)

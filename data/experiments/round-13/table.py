@@ -16,13 +16,12 @@ import math
 import statistics
 import sys
 from pathlib import Path
-from typing import Any
 
 from scoundrel_solver.fair import leaf
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "experiments"))
-from fair_paired import load_rows, paired, same_games, wins  # noqa: E402
+from fair_paired import load_rows, table_cells  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 TRAIN = HERE / "hard-strict-train.jsonl"
@@ -32,11 +31,6 @@ ARMS = (
     ("`hard/strict` model, win bonus 400", "hard-model-x400-train.jsonl", TRAIN),
     ("`hard/strict` model, win bonus 100", "hard-model-eval.jsonl", PARQUET),
 )
-
-
-def median_cpu(rows: dict[int, dict[str, Any]], seeds: list[int]) -> float:
-    key = "cpu" if "cpu" in rows[seeds[0]] else "cpu_seconds"
-    return statistics.median(float(rows[s][key]) for s in seeds)
 
 
 def first_room_chances() -> None:
@@ -68,19 +62,9 @@ def main() -> int:
         # the cache names the variant whole, the Parquet record by flee and weapon rule
         shipped = (load_rows(shipped_file, "hard/strict", None, None) if shipped_file == TRAIN
                    else load_rows(shipped_file, "hard", "strict", None))
-        p = paired(wins(shipped), wins(arm))
-        seeds = sorted(set(arm) & set(shipped))
-        if not seeds:
-            continue
-        lo, hi = (100 * x for x in p["b_minus_a_ci95"])
-        same = same_games(arm, shipped)  # the training cache counts no decisions
-        alike = "-" if same is None else f"{same:,}"
-        print(f"| {name} | {seeds[0]}-{seeds[-1]} | {p['deals']} | {p['b_wins']} / "
-              f"{p['a_wins']} | {p['b_only']} / {p['a_only']} | {100 * p['b_minus_a']:+.1f} "
-              f"({lo:+.1f} to {hi:+.1f}) | {p['sign_test_p']:.2f} | "
-              f"{median_cpu(arm, seeds):.2f} ({median_cpu(shipped, seeds):.2f}) | "
-              f"{sum(arm[s]['over_1s'] for s in seeds):,} of "
-              f"{sum(arm[s]['decisions'] for s in seeds):,} | {alike} |")
+        cells = table_cells(arm, shipped)  # the training cache counts no decisions: "-"
+        if cells is not None:
+            print(f"| {name} | " + " | ".join(cells) + " |")
     return 0
 
 
