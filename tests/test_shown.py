@@ -8,6 +8,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -78,7 +79,8 @@ score_row = st.tuples(score, st.floats(-188, 30), st.integers(0, 44), st.boolean
 
 @given(st.lists(row, min_size=1, max_size=40))
 @settings(max_examples=200, deadline=None)
-def test_the_arrays_and_the_plain_formula_agree(rows: list[tuple]) -> None:
+def test_the_arrays_and_the_plain_formula_agree(
+        rows: list[tuple[float, float, int, bool, bool]]) -> None:
     p, lg, u, s, e = (np.array(c) for c in zip(*rows, strict=True))
     fast = SHIPPED.chances(p, lg, u, s.astype(float), e.astype(float))
     slow = [_slow_chance(SHIPPED, *r) for r in rows]
@@ -92,7 +94,8 @@ def test_the_shipped_file_maps_the_score() -> None:
 
 @given(st.lists(score_row, min_size=1, max_size=40))
 @settings(max_examples=200, deadline=None)
-def test_the_score_arrays_and_the_plain_formula_agree(rows: list[tuple]) -> None:
+def test_the_score_arrays_and_the_plain_formula_agree(
+        rows: list[tuple[float, float, int, bool, bool]]) -> None:
     s, ls, u, smp, e = (np.array(c) for c in zip(*rows, strict=True))
     fast = SHIPPED.scores(s, ls, u, smp.astype(float), e.astype(float))
     slow = [_slow_score(SHIPPED, *r) for r in rows]
@@ -212,7 +215,7 @@ def test_a_calibration_file_round_trips_and_bad_ones_are_named(tmp_path: Path) -
     flat = {p: [0.0] * len(SCORE_TERMS) for p in PHASES}
     falling = {**score["coefficients"], "middle": [-0.5 if t == "score" else 0.0
                                                    for t in SCORE_TERMS]}
-    for change, words in [
+    cases: list[tuple[dict[str, Any], str]] = [
         ({"score": {**score, "coefficients": flat}},
          "the open map is not increasing in the search's expected score"),
         ({"score": {**score, "coefficients": falling}},
@@ -229,7 +232,8 @@ def test_a_calibration_file_round_trips_and_bad_ones_are_named(tmp_path: Path) -
         ({"coefficients": {p: [-1.0] * len(TERMS) for p in PHASES}}, "not increasing"),
         ({"coefficients": {p: ["a"] * len(TERMS) for p in PHASES}}, "malformed"),
         ({"value_model": {}}, "value model"),
-    ]:
+    ]
+    for change, words in cases:
         path.write_text(json.dumps({**data, **change}))
         with pytest.raises(SolverError, match=words):
             load_shown(path)
