@@ -10,7 +10,8 @@ start -->`` and ``<!-- model-table: end -->``: the same with ``--model
 data/value-model.json`` (the learned value on the same decisions), and the model's
 record of its fit. Between ``<!-- shown-table: start -->`` and ``<!-- shown-table:
 end -->``: the same with ``--shown`` and the shipped calibration (the chances a player
-is shown on the same decisions). The README's line on the shown chance, between
+is shown on the same decisions, and the expected scores, the search's and the shown,
+against the games' final scores). The README's line on the shown chance, between
 ``<!-- calibration-line: start -->`` and ``<!-- calibration-line: end -->``, comes
 from the same figures. The reliability figure, ``docs/img/value-reliability.png``, is
 :func:`~scoundrel_solver.fair.value.calibration.plot_reliability` of the same report
@@ -77,8 +78,9 @@ def blocks() -> dict[str, str]:
             f"{fit['decisions']:,} decisions of {fit['games']:,} games (seeds {fit['seeds']}, "
             f"commit {fit.get('commit', '?')}), on the held-out decisions, as "
             "`scoundrel-value calibration data/value-decisions-eval.parquet --shown "
-            f"{name}` prints it (\"search\": the search's chances; \"shown\": what a "
-            "player now reads):", "", format_report(cal)])
+            f"{name}` prints it (\"search\": the search's numbers; \"shown\": what a "
+            "player now reads; the chances against the outcomes, then the expected scores "
+            "against the final scores):", "", format_report(cal)])
         shown_lines, search_lines = cal["calibrated"]["lines"], cal["shown"]
         out["calibration-line"] = (
             "- **the chance of winning shown** (classic/strict) is calibrated: an expected "

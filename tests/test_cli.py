@@ -145,8 +145,10 @@ def test_advise_uses_the_variant_it_names(capsys: pytest.CaptureFixture[str]) ->
     assert "flee" not in actions  # hard: no fleeing
     for a in rows:
         assert set(a) == {"action", "value", "win_chance", "search_win_chance",
-                          "expected_score", "exact", "samples", "choice"}
+                          "expected_score", "search_expected_score", "exact", "samples",
+                          "choice"}
         assert a["search_win_chance"] == a["win_chance"]  # hard's chance is not calibrated
+        assert a["search_expected_score"] == a["expected_score"]  # nor its score
         assert a["samples"] == 0  # hard has no endgame: the search's values
         assert 0.0 <= a["win_chance"] <= 1.0
         assert abs(a["value"] - a["expected_score"] - 100 * a["win_chance"]) < 1e-9

@@ -1,4 +1,4 @@
-"""The shown chance: a calibration of the search's, never a change of move."""
+"""The shown chance and score: calibrations of the search's, never a change of move."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -17,11 +18,12 @@ from hypothesis import strategies as st
 import scoundrel_core as sc
 from scoundrel_core.info import InfoState, observe
 from scoundrel_solver.errors import SolverError
-from scoundrel_solver.fair.agent import FairAgent
+from scoundrel_solver.fair.agent import FairAgent, choice
 from scoundrel_solver.fair.config import agent_config, configs_with
 from scoundrel_solver.fair.value.shown import (
     CLIP,
     PHASES,
+    SCORE_TERMS,
     TERMS,
     ShownChance,
     load_shown,
@@ -52,17 +54,76 @@ def _slow_chance(cal: ShownChance, p: float, learned: float, unseen: int, sample
     return 1 / (1 + math.exp(-x))
 
 
+def _slow_score(cal: ShownChance, score: float, learned: float, unseen: int, sampled: bool,
+                exact: bool) -> float:
+    """The module docstring's formula of the expected score, one row at a time."""
+    if unseen == 0 or exact or cal.score_coefficients is None:
+        return score
+    s, e = float(sampled), float(exact)
+    named = {"bias": 1.0, "score": score, "learned_score": learned, "sampled_score": s * score,
+             "exact_score": e * score, "exact": e, "unseen": unseen / 40,
+             "unseen_learned_score": unseen / 40 * learned, "sampled": s,
+             "sampled_learned_score": s * learned}
+    ph = "open" if unseen > 30 else "middle" if unseen > 12 else "end"
+    c = cal.score_coefficients[PHASES.index(ph)]
+    x = sum(float(ci) * named[t] for ci, t in zip(c, SCORE_TERMS, strict=True))
+    return min(max(x, -188.0), 30.0)
+
+
 row = st.tuples(st.floats(0, 1), st.floats(0, 1), st.integers(0, 44), st.booleans(),
                 st.booleans())
+score = st.floats(-188, 30)
+score_row = st.tuples(score, st.floats(-188, 30), st.integers(0, 44), st.booleans(),
+                      st.booleans())
 
 
 @given(st.lists(row, min_size=1, max_size=40))
 @settings(max_examples=200, deadline=None)
-def test_the_arrays_and_the_plain_formula_agree(rows: list[tuple]) -> None:
+def test_the_arrays_and_the_plain_formula_agree(
+        rows: list[tuple[float, float, int, bool, bool]]) -> None:
     p, lg, u, s, e = (np.array(c) for c in zip(*rows, strict=True))
     fast = SHIPPED.chances(p, lg, u, s.astype(float), e.astype(float))
     slow = [_slow_chance(SHIPPED, *r) for r in rows]
     np.testing.assert_allclose(fast, slow, rtol=1e-12, atol=1e-12)
+
+
+def test_the_shipped_file_maps_the_score() -> None:
+    assert SHIPPED.score_coefficients is not None
+    assert SHIPPED.score_coefficients.shape == (len(PHASES), len(SCORE_TERMS))
+
+
+@given(st.lists(score_row, min_size=1, max_size=40))
+@settings(max_examples=200, deadline=None)
+def test_the_score_arrays_and_the_plain_formula_agree(
+        rows: list[tuple[float, float, int, bool, bool]]) -> None:
+    s, ls, u, smp, e = (np.array(c) for c in zip(*rows, strict=True))
+    fast = SHIPPED.scores(s, ls, u, smp.astype(float), e.astype(float))
+    slow = [_slow_score(SHIPPED, *r) for r in rows]
+    np.testing.assert_allclose(fast, slow, rtol=1e-12, atol=1e-9)
+    keep = (u == 0) | e
+    assert np.array_equal(fast[keep], s[keep])  # exact values are shown as they are
+    assert np.all((fast >= -188) & (fast <= 30))
+
+
+@given(st.floats(-188, 30), st.integers(1, 44), st.booleans(), st.booleans(),
+       st.lists(score, min_size=2, max_size=6))
+@settings(max_examples=200, deadline=None)
+def test_actions_alike_keep_the_searchs_order_of_scores(learned: float, unseen: int,
+                                                       sampled: bool, exact: bool,
+                                                       scores: list[float]) -> None:
+    """Within a decision the score's map is increasing in the search's score (a tie stays a
+    tie; the clip to the scores a game can end with may tie two at an end)."""
+    n = len(scores)
+    s = np.array(scores)
+    shown = SHIPPED.scores(s, np.full(n, learned), np.full(n, unseen), np.full(n, float(sampled)),
+                           np.full(n, float(exact)))
+    order = np.argsort(s, kind="stable")
+    assert np.all(np.diff(shown[order]) >= 0)
+    inside = (shown > -188) & (shown < 30)
+    for i in range(n):
+        for j in range(n):
+            if s[i] + 1e-6 < s[j] and inside[i] and inside[j]:  # beyond rounding
+                assert shown[i] < shown[j]
 
 
 @given(st.floats(0, 1), st.integers(1, 44), st.booleans(), st.booleans(),
@@ -104,12 +165,18 @@ def test_the_calibration_never_changes_a_move(seed: int, steps: int) -> None:
     plain = FairAgent(configs_with(shown=None)).evaluate(info)
     assert [v.action for v in shown] == [v.action for v in plain]
     for a, b in zip(shown, plain, strict=True):
-        assert (a.value, a.expected_score, a.exact, a.samples) == (
-            b.value, b.expected_score, b.exact, b.samples)
+        assert (a.value, a.exact, a.samples) == (b.value, b.exact, b.samples)
         assert a.searched_win_chance == b.win_chance and b.search_win_chance is None
+        assert a.searched_expected_score == b.expected_score and b.search_expected_score is None
         assert (a.search_win_chance is None) == (not info.unseen)
+        assert (a.search_expected_score is None) == (not info.unseen)
         if a.exact:
             assert a.win_chance == a.searched_win_chance
+            assert a.expected_score == a.searched_expected_score
+    best, plain_best = choice(info, shown), choice(info, plain)
+    assert (best is None) == (plain_best is None)
+    if best is not None and plain_best is not None:
+        assert best.action == plain_best.action
     assert FairAgent().choose(info) == FairAgent(configs_with(shown=None)).choose(info)
 
 
@@ -119,8 +186,11 @@ def test_the_opening_flee_depends_on_the_deal() -> None:
         info = InfoState.initial(sc.new_game(seed=seed))
         rows = {v.action.is_flee: v for v in FairAgent().evaluate(info)}
         if True in rows:
-            flee.add(round(rows[True].win_chance, 6))
-    assert len(flee) > 1
+            flee.add((round(rows[True].win_chance, 6), round(rows[True].expected_score, 6)))
+            # the search's own score of the opening flee is the leaf's, far below any game's
+            # mean; the shown one is the calibrated expectation
+            assert rows[True].searched_expected_score < rows[True].expected_score
+    assert len({w for w, _ in flee}) > 1 and len({s for _, s in flee}) > 1
 
 
 def test_only_classic_strict_is_calibrated_and_bad_names_are_refused() -> None:
@@ -138,21 +208,58 @@ def test_a_calibration_file_round_trips_and_bad_ones_are_named(tmp_path: Path) -
     SHIPPED.save(path)
     again = load_shown(path)
     np.testing.assert_array_equal(again.coefficients, SHIPPED.coefficients)
+    assert again.score_coefficients is not None and SHIPPED.score_coefficients is not None
+    np.testing.assert_array_equal(again.score_coefficients, SHIPPED.score_coefficients)
     data = json.loads(shipped_path("classic/strict").read_text())
-    for change, words in [
+    score = data["score"]
+    flat = {p: [0.0] * len(SCORE_TERMS) for p in PHASES}
+    falling = {**score["coefficients"], "middle": [-0.5 if t == "score" else 0.0
+                                                   for t in SCORE_TERMS]}
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"score": {**score, "coefficients": flat}},
+         "the open map is not increasing in the search's expected score"),
+        ({"score": {**score, "coefficients": falling}},
+         r"the middle map is not increasing in the search's expected score \(slope -0.5\)"),
+        ({"score": {**score, "terms": list(TERMS)}}, "score has other terms"),
+        ({"score": {"terms": list(SCORE_TERMS)}}, "no score coefficients"),
+        ({"score": {**score, "coefficients": {"open": [1.0] * len(SCORE_TERMS)}}},
+         "score coefficients for the phases"),
+        ({"score": {**score, "coefficients": {p: [1.0] * 3 for p in PHASES}}},
+         f"{len(SCORE_TERMS)} finite expected score coefficients a phase"),
         ({"format": "x"}, "is not a scoundrel-shown-chance/1 file"),
         ({"terms": ["bias"]}, "has other terms"),
         ({"coefficients": {"open": [1.0] * len(TERMS)}}, "coefficients for the phases"),
         ({"coefficients": {p: [-1.0] * len(TERMS) for p in PHASES}}, "not increasing"),
         ({"coefficients": {p: ["a"] * len(TERMS) for p in PHASES}}, "malformed"),
         ({"value_model": {}}, "value model"),
-    ]:
+    ]
+    for change, words in cases:
         path.write_text(json.dumps({**data, **change}))
         with pytest.raises(SolverError, match=words):
             load_shown(path)
     path.write_text("{")
     with pytest.raises(SolverError, match="is not JSON"):
         load_shown(path)
+
+
+def test_a_file_without_the_score_map_shows_the_searchs_score(tmp_path: Path) -> None:
+    """The score map is optional: a file of before it shows the search's expected score
+    (and still the calibrated chance)."""
+    data = json.loads(shipped_path("classic/strict").read_text())
+    del data["score"]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data))
+    old = load_shown(path)
+    assert old.score_coefficients is None and "score" not in old.to_json()
+    info = _positions(5, 3)
+    assert len(info.unseen) > 30
+    plain = FairAgent(configs_with(shown=None)).evaluate(info)
+    rows = old.values(info, plain)
+    assert [(v.expected_score, v.search_expected_score) for v in rows] == [
+        (v.expected_score, None) for v in plain]
+    assert [v.win_chance for v in rows] == [v.win_chance for v in SHIPPED.values(info, plain)]
+    s = np.array([-100.0, 0.0, 20.0])
+    np.testing.assert_array_equal(old.scores(s, s, np.full(3, 35), np.zeros(3), np.zeros(3)), s)
 
 
 def test_a_tiny_calibration_refits(tmp_path: Path) -> None:
@@ -168,7 +275,17 @@ def test_a_tiny_calibration_refits(tmp_path: Path) -> None:
     arrays = {"chance": chance, "learned": rng.uniform(0.2, 0.9, n), "unseen": unseen,
               "sampled": (unseen <= 24).astype(float), "exact": np.zeros(n),
               "won": (rng.uniform(0, 1, n) < truth).astype(float)}
+    chance_only = fit_shown(arrays, SHIPPED.model, fit={"what": "test"})
+    assert chance_only.score_coefficients is None
+    # final scores the search's score underrates by 30 points while many cards are unseen
+    search_score = rng.uniform(-150, -10, n)
+    final = np.minimum(search_score + np.where(unseen > 30, 30.0, 0.0) + rng.normal(0, 5, n),
+                       30.0)
+    arrays |= {"score": search_score, "learned_score": rng.uniform(-40, 20, n),
+               "final": final}
     cal = fit_shown(arrays, SHIPPED.model, fit={"what": "test"})
+    # the chance's map is the same with or without the score's
+    np.testing.assert_array_equal(cal.coefficients, chance_only.coefficients)
     shown = cal.chances(arrays["chance"], arrays["learned"], unseen, arrays["sampled"],
                         arrays["exact"])
     opening = unseen > 30
@@ -176,6 +293,18 @@ def test_a_tiny_calibration_refits(tmp_path: Path) -> None:
     assert raw_gap > 0.1
     assert abs(shown[opening].mean() - arrays["won"][opening].mean()) < 0.02
     assert cal.fit["rows_per_phase"]["open"] == int(opening.sum())
+    shown_score = cal.scores(search_score, arrays["learned_score"], unseen, arrays["sampled"],
+                             arrays["exact"])
+    assert final[opening].mean() - search_score[opening].mean() > 25
+    assert abs(shown_score[opening].mean() - final[opening].mean()) < 1.0
+    assert np.sqrt(np.mean((shown_score - final) ** 2)) < 6.0
+    again = load_shown(_saved(cal, tmp_path / "tiny.json"))
+    np.testing.assert_array_equal(again.score_coefficients, cal.score_coefficients)
+
+
+def _saved(cal: ShownChance, path: Path) -> Path:
+    cal.save(path)
+    return path
 
 
 def test_the_calibration_refuses_evaluation_seeds(tmp_path: Path) -> None:
@@ -212,13 +341,15 @@ def test_the_command_fits_and_measures(tmp_path: Path) -> None:
                            str(parquet), "--model", str(model_file), "--out", str(out)],
                           capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert load_shown(out).fit["games"] == 400
+    fitted = load_shown(out)
+    assert fitted.fit["games"] == 400 and fitted.score_coefficients is not None
     done = subprocess.run([sys.executable, "-m", "scoundrel_solver.cli.value", "calibration",
                            str(parquet), "--shown", str(out)],
                           capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "| shown, every decision |" in done.stdout
     assert "| search, every decision |" in done.stdout
+    assert "| expected score | decisions | mean shown | mean final score |" in done.stdout
     done = subprocess.run([sys.executable, "-m", "scoundrel_solver.cli.value", "calibration",
                            str(parquet), "--shown", str(tmp_path / "none.json")],
                           capture_output=True, text=True, env=env, timeout=300)

@@ -88,9 +88,10 @@ def print_advice(info: sc.InfoState, values: Sequence[ActionValue], as_json: boo
     """Each legal action's chance of winning and expected final score, and the value the
     agent ranks by (expected score + win bonus x chance of winning), best first, the
     agent's own move marked (JSON: in legal-action order, one object per action, the
-    agent's move with ``"choice": true``, and ``search_win_chance`` the search's own
-    chance beside the calibrated one shown). In the endgame the rows are sampled
-    (``samples`` > 0) and rank by orders won, then mean score."""
+    agent's move with ``"choice": true``, and ``search_win_chance`` and
+    ``search_expected_score`` the search's own numbers beside the calibrated ones shown).
+    In the endgame the rows are sampled (``samples`` > 0) and rank by orders won, then
+    mean score."""
     from ..fair.agent import choice, ranked  # the values exist: the agent has loaded
 
     best = choice(info, values)
@@ -99,6 +100,7 @@ def print_advice(info: sc.InfoState, values: Sequence[ActionValue], as_json: boo
                            "win_chance": v.win_chance,
                            "search_win_chance": v.searched_win_chance,
                            "expected_score": v.expected_score,
+                           "search_expected_score": v.searched_expected_score,
                            "exact": v.exact, "samples": v.samples, "choice": v is best}
                           for v in values]))
         return

@@ -14,9 +14,10 @@ second loses it); SIGTERM and SIGHUP stop at once, losing only the game in fligh
 the columns). ``calibration`` prints how well the shown chances of winning match
 the games' outcomes (and a learned model's, given one). ``fit`` fits the learned
 value on training decisions (never of the evaluation seeds 0..9999; needs the
-``train`` extra). ``shown`` fits the calibration of the chances shown to a player
-(the search's chance, recalibrated with the learned value beside it) on training
-decisions; ``calibration --shown`` measures one on held-out decisions.
+``train`` extra). ``shown`` fits the calibration of the chances and expected scores
+shown to a player (the search's, recalibrated with the learned value beside them) on
+training decisions; ``calibration --shown`` measures one on held-out decisions, the
+chances against the outcomes and the expected scores against the final scores.
 """
 
 from __future__ import annotations
@@ -68,7 +69,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--model", type=Path, default=None,
                    help="also a learned value model (JSON) on the same decisions")
     c.add_argument("--shown", type=Path, default=None,
-                   help="also the chances a calibration file (of `shown`) shows for them")
+                   help="also the chances and expected scores a calibration file (of `shown`) "
+                   "shows for them")
     c.add_argument("--json", action="store_true", help="print JSON instead of a table")
     f = sub.add_parser("fit", help="fit the learned value on training decisions")
     f.add_argument("decisions", type=Path, nargs="+", help="Parquet files of `parquet` "
@@ -80,7 +82,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="training epochs at most (default 200, at most 10000)")
     f.add_argument("--alpha", type=float, default=10.0,
                    help="L2 penalty, sklearn's (divided by the rows; default 10)")
-    w = sub.add_parser("shown", help="fit the calibration of the shown chance")
+    w = sub.add_parser("shown", help="fit the calibration of the shown chance and score")
     w.add_argument("decisions", type=Path, nargs="+", help="Parquet files of `parquet` "
                    "(or JSON lines of `data`)")
     w.add_argument("--model", type=Path, required=True,

@@ -73,8 +73,14 @@ class HintRow(TypedDict):
     """The search's own chance (the share of the sampled orders won, in the endgame): what
     the noise of a label is measured on."""
     expected_score: float
+    """The expected final score under the agent's own play from here on: the score shown
+    (calibrated where the variant's is)."""
+    search_expected_score: float
+    """The search's own expected score (the sampled orders' mean best score, in the
+    endgame): what the agent's choice rests on."""
     value: float
-    """The agent's utility (what it maximises): the expected score plus a win bonus."""
+    """The agent's utility (what it maximises), in the search's numbers: its expected score
+    plus a win bonus times its chance of winning."""
     exact: bool
     samples: int
     """0: the agent's search. n: the endgame, where the agent samples n dungeon orders and
@@ -88,8 +94,9 @@ def hint_rows(values: Sequence[ActionValue]) -> list[HintRow]:
     """Rows for the fair agent's values, in the same order (that of the legal actions)."""
     return [HintRow(action=str(v.action), win_chance=v.win_chance,
                     search_win_chance=v.searched_win_chance,
-                    expected_score=v.expected_score, value=v.value, exact=v.exact,
-                    samples=v.samples)
+                    expected_score=v.expected_score,
+                    search_expected_score=v.searched_expected_score, value=v.value,
+                    exact=v.exact, samples=v.samples)
             for v in values]
 
 

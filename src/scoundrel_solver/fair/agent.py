@@ -46,27 +46,32 @@ __all__ = [
 class ActionValue:
     """One root action as the fair agent sees it.
 
-    ``value`` is the utility the agent maximises: ``expected_score`` plus the
-    agent's win bonus (:attr:`AgentConfig.win_bonus`) times ``win_chance``. ``win_chance`` (0..1)
-    is the chance of winning and ``expected_score`` the expected final score,
-    both under the agent's own play from here on. ``exact`` says that the
-    search reached every end of the game (no leaf estimate): the three numbers
-    are then the true ones for that play.
+    ``value`` is the utility the agent maximises, in the search's numbers: the search's
+    expected score plus the agent's win bonus (:attr:`AgentConfig.win_bonus`) times the
+    search's chance of winning. The search's numbers are
+    :attr:`searched_win_chance` (0..1) and :attr:`searched_expected_score`: under the
+    agent's own play from here on, the chance of winning and the expected final score
+    as the search estimates them; while its leaf decides (many cards unseen) they are
+    the leaf's hand-shaped estimates, not expectations. ``exact`` says that the search
+    reached every end of the game (no leaf estimate): the numbers are then the true
+    ones for that play.
 
     ``samples`` is 0 for the search's values. In the endgame (:attr:`AgentConfig.endgame`)
-    it is the number of dungeon orders sampled: ``win_chance`` is then the share
-    of them that the action wins and ``expected_score`` the mean best score, each
-    order solved as if it were known from here on (optimistic: a player cannot
-    see the order), and the agent plays the action that wins most of them, then
-    the best mean score (:func:`choice_key`), not the best ``value``. ``exact``
-    then says that the order is known (at most one unseen card) and every solve
-    finished.
+    it is the number of dungeon orders sampled: the search's chance is then the share of
+    them that the action wins and its expected score the mean best score, each order
+    solved as if it were known from here on (optimistic: a player cannot see the order),
+    and the agent plays the action that wins most of them, then the best mean score
+    (:func:`choice_key`), not the best ``value``. ``exact`` then says that the order is
+    known (at most one unseen card) and every solve finished.
 
-    Where the agent's config names a calibration (:attr:`AgentConfig.shown`),
-    ``win_chance`` is the chance shown to a player, calibrated on the agent's own
-    games (:mod:`.value.shown`), and ``search_win_chance`` the search's (or the
-    orders') own; otherwise ``search_win_chance`` is None and ``win_chance`` is the
-    search's. ``value`` and the choice always rest on the search's numbers.
+    ``win_chance`` and ``expected_score`` are the numbers shown to a player. Where the
+    agent's config names a calibration (:attr:`AgentConfig.shown`) they are calibrated on
+    the agent's own games (:mod:`.value.shown`): the chance of winning and the expected
+    final score a player can read as such (exact values are shown as they are), and the
+    search's own are kept in ``search_win_chance`` and ``search_expected_score`` (the
+    latter only where the calibration has a map for the score). Otherwise those are None
+    and the shown numbers are the search's. ``value`` and the agent's choice always rest
+    on the search's numbers.
     """
 
     action: Action
@@ -76,11 +81,18 @@ class ActionValue:
     exact: bool
     samples: int = 0
     search_win_chance: float | None = None
+    search_expected_score: float | None = None
 
     @property
     def searched_win_chance(self) -> float:
         """The search's chance of winning (the share of orders won, when sampled)."""
         return self.win_chance if self.search_win_chance is None else self.search_win_chance
+
+    @property
+    def searched_expected_score(self) -> float:
+        """The search's expected final score (the orders' mean best score, when sampled)."""
+        return (self.expected_score if self.search_expected_score is None
+                else self.search_expected_score)
 
 
 def _action_value(action: Action, value: float, win: float, exact: bool,
@@ -184,7 +196,7 @@ def choice_key(v: ActionValue) -> tuple[float, float, int]:
     True
     """
     if v.samples:
-        return (v.searched_win_chance, v.expected_score, -int(v.action))
+        return (v.searched_win_chance, v.searched_expected_score, -int(v.action))
     return (v.value, 0.0, -int(v.action))
 
 
@@ -350,8 +362,9 @@ class FairAgent:
         With nothing unseen the position is one of perfect information: every
         action is valued exactly by the exact solver (``known_values``). In the
         endgame (:meth:`in_endgame`) the values are PIMC's (``sampled_values``).
-        The win chances are then calibrated where the config names a calibration
-        (:attr:`AgentConfig.shown`; the search's stay in ``search_win_chance``)."""
+        The shown numbers are then calibrated where the config names a calibration
+        (:attr:`AgentConfig.shown`; the search's stay in ``search_win_chance`` and
+        ``search_expected_score``)."""
         vals = self.search_values(info)
         name = self.config_for(info).shown
         if name is None:

@@ -12,6 +12,13 @@ from there, and that play is what the game then was. Rows are counted overall
 and per phase of the game (:func:`~.features.phase`: more than 30 unseen cards,
 13-30, 12 or fewer), and the first decision of each game gets its own line: the
 mean chance shown there against the share of games won.
+
+The expected score shown is measured the same way against the game's final
+score (with a calibration file, the search's and the shown side by side): the
+mean shown against the mean realised, the binned mean absolute gap (the
+decisions binned by the score shown, equal-width bins over the scores a game
+can end with, each bin's gap between its mean shown and mean final score,
+weighted by its decisions; in points of score), and the root mean square error.
 """
 
 from __future__ import annotations
@@ -24,9 +31,10 @@ from typing import Any, Final
 import numpy as np
 
 from ...errors import SolverError
+from ...runs.result_rows import BEST_SCORE, WORST_SCORE
 
 __all__ = ["MAX_BINS", "PHASES", "calibration_report", "ece", "format_report", "log_loss",
-           "plot_reliability", "reliability"]
+           "plot_reliability", "reliability", "score_gap"]
 
 MAX_BINS: Final = 100
 """The most bins a report may ask for."""
@@ -66,6 +74,26 @@ def ece(p: np.ndarray, y: np.ndarray, bins: int = 10) -> float:
     return round(100.0 * sum(r["rows"] * abs(r["shown"] - r["won"]) for r in table) / len(p), 10)
 
 
+def score_gap(s: np.ndarray, y: np.ndarray, bins: int = 10) -> float:
+    """The binned mean absolute gap of expected scores ``s`` against final scores ``y``,
+    in points of score: ``bins`` equal-width bins over the scores a game can end with.
+
+    >>> score_gap(np.array([-100.0, -100.0, 10.0]), np.array([-80, -100, 14]))
+    8.0
+    """
+    if s.shape != y.shape:
+        raise SolverError(f"{s.shape[0]} scores against {y.shape[0]} outcomes")
+    if len(s) == 0:
+        return math.nan
+    width = (BEST_SCORE - WORST_SCORE) / bins
+    idx = np.clip(((s - WORST_SCORE) / width).astype(np.int64), 0, bins - 1)
+    gap = 0.0
+    for b in np.unique(idx):
+        m = idx == b
+        gap += int(m.sum()) * abs(float(s[m].mean()) - float(y[m].mean()))
+    return round(gap / len(s), 10)
+
+
 def log_loss(p: np.ndarray, y: np.ndarray) -> float:
     """The mean negative log-likelihood of outcomes ``y`` under chances ``p`` (clipped
     to 1e-6..1-1e-6: a shown 0% of a won game costs about 13.8, not infinity)."""
@@ -91,6 +119,8 @@ def _load(path: Path) -> dict[str, np.ndarray]:
     return {"rows": np.array(rows, dtype=object),
             "p": np.array([r["win_chance"] for r in rows], np.float64),
             "y": np.array([r["won"] for r in rows], np.float64),
+            "s": np.array([r["expected_score"] for r in rows], np.float64),
+            "final": np.array([r["score"] for r in rows], np.float64),
             "phase": np.array([r["phase"] for r in rows]),
             "decision": np.array([r["decision"] for r in rows], np.int64),
             "sampled": np.array([r["samples"] > 0 for r in rows]),
@@ -120,11 +150,29 @@ def _lines(p: np.ndarray, y: np.ndarray, cols: dict[str, np.ndarray], bins: int
     return out
 
 
+def _score_line(s: np.ndarray, y: np.ndarray, bins: int) -> dict[str, Any]:
+    return {"rows": len(s), "mean_shown": float(s.mean()) if len(s) else math.nan,
+            "mean_final": float(y.mean()) if len(s) else math.nan,
+            "gap": score_gap(s, y, bins),
+            "rmse": float(np.sqrt(np.mean((s - y) ** 2))) if len(s) else math.nan}
+
+
+def _score_lines(s: np.ndarray, y: np.ndarray, cols: dict[str, np.ndarray], bins: int
+                 ) -> dict[str, dict[str, Any]]:
+    out = {"all": _score_line(s, y, bins)}
+    for ph in PHASES:
+        m = cols["phase"] == ph
+        out[ph] = _score_line(s[m], y[m], bins)
+    out["first"] = _score_line(s[cols["decision"] == 0], y[cols["decision"] == 0], bins)
+    return out
+
+
 def calibration_report(path: str | Path, bins: int = 10, model: str | Path | None = None,
                        shown: str | Path | None = None) -> dict[str, Any]:
     """The calibration of the search's chances in a decisions file (and of a learned value
     model's chances on the same decisions, given its JSON file, and of the chances a
-    calibration file of :mod:`.shown` shows for them)."""
+    calibration file of :mod:`.shown` shows for them; with that file, also the expected
+    scores, the search's and the shown, against the final scores)."""
     if not 1 <= bins <= MAX_BINS:
         raise SolverError(f"bins {bins} must be 1..{MAX_BINS}")
     path = Path(path)
@@ -152,9 +200,13 @@ def calibration_report(path: str | Path, bins: int = 10, model: str | Path | Non
         cal = load_shown(shown)
         x = np.stack([features_of_row(r, r["variant"]) for r in cols["rows"]])
         unseen = np.array([r["unseen"] for r in cols["rows"]], np.int64)
-        p = cal.chances(cols["p"], cal.model.win(x), unseen, cols["sampled"].astype(float),
-                        cols["exact"].astype(float))
+        sampled, exact = cols["sampled"].astype(float), cols["exact"].astype(float)
+        p = cal.chances(cols["p"], cal.model.win(x), unseen, sampled, exact)
         report["calibrated"] = {"file": str(shown), "lines": _lines(p, y, cols, bins)}
+        s = cal.scores(cols["s"], cal.model.score(x), unseen, sampled, exact)
+        report["score"] = {"search": _score_lines(cols["s"], cols["final"], cols, bins),
+                           "shown": _score_lines(s, cols["final"], cols, bins),
+                           "calibrated": cal.score_coefficients is not None}
     return report
 
 
@@ -181,7 +233,21 @@ def format_report(report: dict[str, Any]) -> str:
         lines = [*lines, *_table("learned", report["model"]["lines"], header=False)]
     if "calibrated" in report:
         lines = [*lines, *_table("shown", report["calibrated"]["lines"], header=False)]
+    if "score" in report:
+        lines = [*lines, "", *_score_table(report["score"])]
     return "\n".join([head, "", *lines])
+
+
+def _score_table(score: dict[str, Any]) -> list[str]:
+    out = ["| expected score | decisions | mean shown | mean final score | binned gap "
+           "(points) | RMSE (points) |", "|---|---:|---:|---:|---:|---:|"]
+    for title in ("search", "shown"):
+        for key in ("all", *PHASES, "first"):
+            r = score[title][key]
+            out.append(f"| {title}, {_PHASE_WORDS[key]} | {r['rows']:,} | "
+                       f"{r['mean_shown']:.1f} | {r['mean_final']:.1f} | {r['gap']:.2f} | "
+                       f"{r['rmse']:.1f} |")
+    return out
 
 
 _PHASE_TITLES: Final = {"open": "more than 30 unseen", "middle": "13-30 unseen",

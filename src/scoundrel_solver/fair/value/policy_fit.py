@@ -92,11 +92,11 @@ def search_labels(agent: Any, info: InfoState) -> list[tuple[InfoState, float, f
     best = choice(info, values)
     if best is None:
         raise SolverError(f"no legal action in {info.to_text()}")
-    out = [(info, best.searched_win_chance, best.expected_score)]
+    out = [(info, best.searched_win_chance, best.searched_expected_score)]
     for v in values:
         after = info.apply(v.action)
         if isinstance(after, InfoState) and not after.is_over:
-            out.append((after, v.searched_win_chance, v.expected_score))
+            out.append((after, v.searched_win_chance, v.searched_expected_score))
     return out
 
 

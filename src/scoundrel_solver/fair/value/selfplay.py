@@ -10,8 +10,9 @@ documents them).
 The agent plays exactly as :class:`~..agent.FairAgent` does: at each decision
 it values every legal action (:meth:`~..agent.FairAgent.evaluate`) and plays
 the one :func:`~..agent.choice` picks, which is the action ``choose`` plays. The
-win chances recorded are the search's (``search_win_chance`` where the variant's
-shown chances are calibrated, :mod:`.shown`): the calibration is fitted on them.
+win chances and expected scores recorded are the search's (``search_win_chance`` and
+``search_expected_score`` where the variant's shown numbers are calibrated,
+:mod:`.shown`): the calibration is fitted on them.
 """
 
 from __future__ import annotations
@@ -78,9 +79,9 @@ def play_recorded(seed: int, variant: sc.Variant, agent: FairAgent,
         row = state_row(info)
         row.update(
             actions=[str(v.action) for v in values],
-            # the search's chances: the calibration of the shown ones is fitted on them
+            # the search's numbers: the calibration of the shown ones is fitted on them
             action_win_chances=[v.searched_win_chance for v in values],
-            action_expected_scores=[v.expected_score for v in values],
+            action_expected_scores=[v.searched_expected_score for v in values],
             action_values=[v.value for v in values],
             action_exact=[v.exact for v in values],
             samples=max((v.samples for v in values), default=0),
