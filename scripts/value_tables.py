@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from scoundrel_solver.fair.value.calibration import calibration_report, format_report
 
@@ -88,9 +89,21 @@ def blocks() -> dict[str, str]:
             f"{shown_lines['all']['rows']:,} decisions of {cal['games']:,} held-out games "
             f"(by phase {shown_lines['open']['ece']:.1f} / {shown_lines['middle']['ece']:.1f}"
             f" / {shown_lines['end']['ece']:.1f}: more than 30 unseen cards, 13-30, 12 or "
-            f"fewer), against {search_lines['all']['ece']:.1f} for the search's own chance "
-            "([docs/value.md](docs/value.md), `python scripts/value_tables.py`).")
+            f"fewer), against {search_lines['all']['ece']:.1f} for the search's own chance"
+            + _score_clause(cal) +
+            " ([docs/value.md](docs/value.md), `python scripts/value_tables.py`).")
     return out
+
+
+def _score_clause(cal: dict[str, Any]) -> str:
+    """The README line's words on the expected score shown, if the calibration maps it."""
+    score = cal.get("score")
+    if not score or not score.get("calibrated"):
+        return ""
+    first, shown = score["search"]["first"], score["shown"]["first"]
+    return ("; so is the expected score shown: at the first decision it averages "
+            f"{shown['mean_shown']:.1f} against a mean final score of "
+            f"{shown['mean_final']:.1f}, where the search's own says {first['mean_shown']:.1f}")
 
 
 def rewrite(text: str, name: str, body: str) -> str:
