@@ -100,7 +100,9 @@ def test_mistakes_hint_undo_save_and_review(
     hint = out.split("> hint\n")[1].split("\n> ")[0].splitlines()
     assert hint[0] == (
         "Fair agent (sees only what you see), best first"
-        f" (it maximises expected score + {agent_config(start.variant).win_bonus:g} x win chance):"
+        f" (it maximises expected score + {agent_config(start.variant).win_bonus:g} x win chance"
+        + (", as its search estimates them; shown: calibrated on its own games"
+           if agent_config(start.variant).shown else "") + "):"
     )
     assert hint[1].split() == ["action", "win", "chance", "expected", "score"]
     assert len(hint) == 2 + len(sc.legal_actions(start))

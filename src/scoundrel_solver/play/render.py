@@ -150,6 +150,9 @@ def render_hint(game: Session, values: Sequence[ActionValue], pal: Palette) -> l
     else:
         how_it = (f"it maximises expected score + "
                   f"{agent_config(game.state.variant).win_bonus:g} x win chance")
+    if any(v.search_win_chance is not None for v in values):
+        # the agent ranks by its search's numbers; the ones printed are recalibrated
+        how_it += ", as its search estimates them; shown: calibrated on its own games"
     lines = [f"Fair agent (sees only what you see), best first ({how_it}):",
              "       action  win chance  expected score"]
     for v in ranked(game.info, values):
