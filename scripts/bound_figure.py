@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from readme_findings import rewrite
 from scoundrel_solver.bound.rows import BoundSummary, read_bound_rows, summarize_bound
 from scoundrel_solver.runs.summary import wilson
 
@@ -42,7 +43,8 @@ DATA = ROOT / "data"
 IMG = ROOT / "docs" / "img"
 README = ROOT / "README.md"
 VARIANTS = (("classic", "strict"), ("hard", "strict"))
-BLOCK = "bound-line"
+START, END = "<!-- bound-line: start -->", "<!-- bound-line: end -->"
+"""The README's bound line lies between these markers (``readme_findings.rewrite``)."""
 Z_ONE_SIDED = statistics.NormalDist().inv_cdf(0.95)
 
 
@@ -246,22 +248,13 @@ def figure_path(c: Ceiling) -> Path:
     return IMG / f"bound-{c.variant.replace('/', '-')}.png"
 
 
-def rewrite(text: str, body: str) -> str:
-    start, end = f"<!-- {BLOCK}: start -->", f"<!-- {BLOCK}: end -->"
-    head, found, rest = text.partition(start)
-    _, found_end, tail = rest.partition(end)
-    if not found or not found_end:
-        raise ValueError(f"no {start} ... {end} block")
-    return f"{head}{start}\n{body}\n{end}{tail}"
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     p.add_argument("--check", action="store_true", help="exit 1 if the README's line is stale")
     args = p.parse_args(argv)
     cs = ceilings()
     text = README.read_text()
-    new = rewrite(text, sentence(cs))
+    new = rewrite(text, sentence(cs), START, END)
     if args.check:
         if new != text:
             print("README.md's bound line is stale: run python scripts/bound_figure.py",

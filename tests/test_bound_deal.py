@@ -1,11 +1,9 @@
-"""The bound's full-deck stage: one known deal's best penalised line, and the fast ``V``.
+"""The bound's full-deck stage: one known deal's best penalised line.
 
-The one-room ``V`` of the numba kernel against its plain-Python twin
-(``values.one_room_value``) on positions of full and small decks, and its mean
-after a chance node against the card-by-card walk of ``penalty.Penalties``. The
-deal's search (``bound.deal``) against the small-deck bound it must reproduce
+The deal's search (``bound.deal``) against the small-deck bound it must reproduce
 when every chance step is penalised (``upper_bound``: the mean over the orders),
 and against the exact solver with ``V = 0`` for any number of penalised steps.
+The fast ``V`` against their twins: ``tests/test_bound_net.py``.
 """
 
 from __future__ import annotations
@@ -52,55 +50,6 @@ def blind_table(seed: int) -> Value:
         return random.Random(key).uniform(-1.0, 1.0)
 
     return v
-
-
-def walk(s: State, rng: random.Random, plies: int) -> tuple[State, InfoState]:
-    """A position ``plies`` random actions into the game of ``s``, and what is known there."""
-    info = InfoState.initial(s)
-    for _ in range(plies):
-        if s.is_over:
-            break
-        a = rng.choice(sc.legal_actions(s))
-        s2 = sc.apply(s, a)
-        info, s = observe(info, a, s2), s2
-    return s, info
-
-
-@given(st.integers(0, 10**6), st.integers(0, 60), st.sampled_from(RULES))
-@settings(max_examples=60, deadline=None)
-def test_one_room_value_of_the_kernel_is_its_twin(
-    seed: int, plies: int, rules: tuple[str, str]
-) -> None:
-    variant, wear = rules
-    rng = random.Random(seed)
-    _, info = walk(sc.new_game(seed=seed, variant=variant, weapon_rule=wear), rng, plies)
-    assert OneRoom().value(info) == pytest.approx(one_room_value(info), abs=1e-12)
-
-
-@given(deck_of(5, 7), st.integers(0, 10**6), st.integers(0, 8), st.sampled_from(RULES))
-@settings(max_examples=30, deadline=None)
-def test_one_room_mean_is_the_card_by_card_walk(
-    deck: list[Card], seed: int, plies: int, rules: tuple[str, str]
-) -> None:
-    # every chance node met along a random game of a small deck: refills, flees,
-    # draws that run into the known bottom, and the deal itself
-    variant, wear = rules
-    rng = random.Random(seed)
-    rng.shuffle(deck)
-    s = sc.new_game(deck=deck, partial=True, variant=variant, weapon_rule=wear)
-    fast, slow = OneRoom(), Penalties(one_room_value)
-    node = opening_node(s)
-    assert fast.mean(node) == pytest.approx(slow.mean(node), abs=1e-12)
-    info = InfoState.initial(s)
-    for _ in range(plies):
-        if s.is_over:
-            break
-        a = rng.choice(sc.legal_actions(s))
-        y = info.apply(a)
-        if isinstance(y, ChanceNode):
-            assert fast.mean(y) == pytest.approx(slow.mean(y), abs=1e-12)
-        s2 = sc.apply(s, a)
-        info, s = observe(info, a, s2), s2
 
 
 @given(deck_of(4, 5), st.one_of(st.integers(0, 10**6).map(blind_table), st.just("one-room")),

@@ -21,7 +21,8 @@ floor = load_script("bound_floor")
 
 def test_the_readmes_line_is_what_the_script_writes() -> None:
     text = figure.README.read_text()
-    assert figure.rewrite(text, figure.sentence(figure.ceilings())) == text, (
+    assert figure.rewrite(text, figure.sentence(figure.ceilings()), figure.START,
+                          figure.END) == text, (
         "README.md's bound line is stale: run python scripts/bound_figure.py")
 
 

@@ -93,6 +93,13 @@ S_MONSTER_COUNT = 3
 S_CARDS = 4
 S_TOP_WEAPON = 5
 S_PRESENT = 6  # bit v: a monster of value v is there
+V_ONE_ROOM = 0
+V_ROOM_NET = 1
+"""``which`` of :func:`draw_walk`: the ``V`` read at each fresh room, the one-room value
+(``par`` the leaf's) or the room net (``par`` its ``rpar``). A flag and a branch rather
+than the value as a function argument, which numba compiles slowly. The walk is inlined
+into each mean with ``which`` a constant there, so numba drops the other ``V``'s branch:
+each mean compiles only what its own ``V`` calls."""
 
 
 @jit_inline
@@ -342,71 +349,10 @@ def draw_mean(room: int, rn: int, h: int, w: int, lk: int, fled: int, need: int,
               cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, cfg: np.ndarray,
               par: np.ndarray) -> float:
     """``E[V]`` of the fresh room after ``need`` cards are dealt onto ``room`` (``rn``
-    cards kept), exactly: over every multiset of ``need`` unseen types, weighted by its
-    number of draws (the product over its types of C(unseen of the type, picked of it)).
-
-    With fewer unseen cards than ``need``, all of them come up, then the top of the
-    known bottom: one multiset, ``V`` of it. ``cnt`` is restored on return.
-    """
-    sums = np.zeros(NSUMS, np.int64)
-    u = 0
-    for t in range(NTYPES):
-        u += cnt[t]
-    if u < need:
-        saved = cnt.copy()
-        r = room
-        n = rn
-        for t in range(NTYPES):
-            for _ in range(cnt[t]):
-                r |= t << (TYPE_BITS * n)
-                n += 1
-            cnt[t] = 0
-        b = bpos.copy()
-        for _ in range(need - u):
-            r |= bot[b[0]] << (TYPE_BITS * n)
-            n += 1
-            b[0] += 1
-        v = one_room(r, n, h, w, lk, 0, 0, fled, cnt, bot, b, cfg, par, sums)
-        for t in range(NTYPES):
-            cnt[t] = saved[t]
-        return float(v)
-    saved = cnt.copy()
-    pick = np.zeros(MAX_DRAW, np.int64)
-    total = 0.0
-    weights = 0.0
-    level = 0
-    t = 1
-    while True:
-        if level == need:
-            weight = 1.0
-            run = 0
-            r = room
-            for i in range(need):
-                p = pick[i]
-                run = run + 1 if i > 0 and p == pick[i - 1] else 1
-                weight *= (saved[p] - run + 1) / run
-                r |= p << (TYPE_BITS * (rn + i))
-            # cnt holds this multiset taken out
-            total += weight * one_room(r, rn + need, h, w, lk, 0, 0, fled, cnt, bot, bpos,
-                                       cfg, par, sums)
-            weights += weight
-            level -= 1
-            cnt[pick[level]] += 1
-            t = pick[level] + 1
-            continue
-        while t < NTYPES and cnt[t] == 0:
-            t += 1
-        if t == NTYPES:
-            if level == 0:
-                break
-            level -= 1
-            cnt[pick[level]] += 1
-            t = pick[level] + 1
-            continue
-        pick[level] = t
-        cnt[t] -= 1
-        level += 1
-    return total / weights
+    cards kept), exactly (:func:`draw_walk`: every multiset of ``need`` unseen types,
+    weighted by its number of draws), ``V`` the one-room value (:func:`one_room`)."""
+    return float(draw_walk(V_ONE_ROOM, room, rn, h, w, lk, fled, need, cnt, bot, bpos, cfg,
+                           par))
 
 
 # The room net: a V read at the fresh room itself (no play of the room), from the
@@ -494,25 +440,69 @@ def room_net_mean(room: int, rn: int, h: int, w: int, lk: int, fled: int, need: 
                   cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, cfg: np.ndarray,
                   rpar: np.ndarray) -> float:
     """``E[V]`` by the room net of the fresh room after ``need`` cards are dealt onto
-    ``room``, exactly, as :func:`draw_mean`: every multiset of ``need`` unseen types with
-    its number of draws; with fewer unseen cards than ``need``, all of them and then the
-    top of the known bottom. A dealt card moves from the rest to the room, so the
-    hidden units of each multiset are those before the deal plus one move per card."""
-    hidden = int(rpar[RN_HIDDEN])
-    base = np.zeros(hidden, np.float64)
-    room_net_hidden(room, rn, h, w, lk, fled, cnt, bot, bpos, cfg[CFG_EQUAL], rpar, base)
+    ``room``, exactly, as :func:`draw_mean` (:func:`draw_walk`)."""
+    return float(draw_walk(V_ROOM_NET, room, rn, h, w, lk, fled, need, cnt, bot, bpos, cfg,
+                           rpar))
+
+
+@jit_inline
+def fresh_value(which: int, r: int, n: int, h: int, w: int, lk: int, fled: int,
+                cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, cfg: np.ndarray,
+                par: np.ndarray, sums: np.ndarray, hid: np.ndarray) -> float:
+    """``V`` of the fresh room ``r`` of ``n`` cards, the unseen cards ``cnt`` and the bottom
+    ``bot[bpos[0]:bpos[1]]`` left: the room net's from its hidden units ``hid`` (kept by
+    the walk), or the one-room value (``sums`` its scratch)."""
+    if which == V_ROOM_NET:
+        return float(room_net_out(hid, par))
+    return float(one_room(r, n, h, w, lk, 0, 0, fled, cnt, bot, bpos, cfg, par, sums))
+
+
+@jit_inline
+def draw_walk(which: int, room: int, rn: int, h: int, w: int, lk: int, fled: int, need: int,
+              cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, cfg: np.ndarray,
+              par: np.ndarray) -> float:
+    """``E[V]`` of the fresh room after ``need`` cards are dealt onto ``room`` (``rn``
+    cards kept), exactly: over every multiset of ``need`` unseen types, weighted by its
+    number of draws (the product over its types of C(unseen of the type, picked of it)).
+    ``which`` (``V_*``) names ``V``, read by :func:`fresh_value`; :func:`draw_mean` and
+    :func:`room_net_mean` are the walk for each.
+
+    With fewer unseen cards than ``need``, all of them come up, then the top of the
+    known bottom: one multiset, ``V`` of it. ``cnt`` is restored on return. For the
+    room net a dealt card moves from the rest to the room, so the hidden units of each
+    multiset are those before the deal plus one move per card.
+    """
+    net = which == V_ROOM_NET
+    sums = np.zeros(NSUMS, np.int64)
+    base = np.zeros(int(par[RN_HIDDEN]) if net else 0, np.float64)
+    if net:
+        room_net_hidden(room, rn, h, w, lk, fled, cnt, bot, bpos, cfg[CFG_EQUAL], par, base)
     hid = base.copy()
     u = 0
     for t in range(NTYPES):
         u += cnt[t]
-    if u < need:
-        for t in range(NTYPES):
-            if cnt[t]:
-                room_net_move(hid, t, float(cnt[t]), rpar)
-        for k in range(need - u):
-            room_net_move(hid, bot[bpos[0] + k], 1.0, rpar)
-        return float(room_net_out(hid, rpar))
     saved = cnt.copy()
+    if u < need:
+        r = room
+        n = rn
+        for t in range(NTYPES):
+            if net and cnt[t]:
+                room_net_move(hid, t, float(cnt[t]), par)
+            for _ in range(cnt[t]):
+                r |= t << (TYPE_BITS * n)
+                n += 1
+            cnt[t] = 0
+        b = bpos.copy()
+        for _ in range(need - u):
+            if net:
+                room_net_move(hid, bot[b[0]], 1.0, par)
+            r |= bot[b[0]] << (TYPE_BITS * n)
+            n += 1
+            b[0] += 1
+        v = fresh_value(which, r, n, h, w, lk, fled, cnt, bot, b, cfg, par, sums, hid)
+        for t in range(NTYPES):
+            cnt[t] = saved[t]
+        return float(v)
     pick = np.zeros(MAX_DRAW, np.int64)
     total = 0.0
     weights = 0.0
@@ -522,14 +512,19 @@ def room_net_mean(room: int, rn: int, h: int, w: int, lk: int, fled: int, need: 
         if level == need:
             weight = 1.0
             run = 0
-            for j in range(hidden):
+            r = room
+            for j in range(len(base)):
                 hid[j] = base[j]
             for i in range(need):
                 p = pick[i]
                 run = run + 1 if i > 0 and p == pick[i - 1] else 1
                 weight *= (saved[p] - run + 1) / run
-                room_net_move(hid, p, 1.0, rpar)
-            total += weight * room_net_out(hid, rpar)
+                r |= p << (TYPE_BITS * (rn + i))
+                if net:
+                    room_net_move(hid, p, 1.0, par)
+            # cnt holds this multiset taken out
+            total += weight * fresh_value(which, r, rn + need, h, w, lk, fled, cnt, bot, bpos,
+                                          cfg, par, sums, hid)
             weights += weight
             level -= 1
             cnt[pick[level]] += 1

@@ -23,6 +23,7 @@ change, so it charges nothing; the one-room value looks at the room first.
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from collections.abc import Hashable
 from typing import Final, Protocol
 
@@ -123,20 +124,14 @@ def _kernel_args(x: InfoState) -> tuple[int, np.ndarray, np.ndarray, np.ndarray,
     return room, cnt, bot, bpos, cfg
 
 
-class OneRoom:
-    """The one-room ``V`` by the numba kernel, each value and mean computed once.
+class _KernelCharges(ABC):
+    """A ``V`` by numba kernels, each value and mean computed once: the memo (and the
+    value of a game over: 1 won, 0 lost) that :class:`OneRoom` and :class:`RoomNet`
+    share. A subclass gives only the kernel calls, one for a value and one for a mean."""
 
-    ``par``: the leaf's weights and win model (default: the fair agent's for the
-    variant of each state).
-    """
-
-    def __init__(self, par: np.ndarray | None = None) -> None:
-        self._par = par
+    def __init__(self) -> None:
         self._values: dict[Hashable, float] = {}
         self._means: dict[Hashable, float] = {}
-
-    def _par_of(self, x: InfoState) -> np.ndarray:
-        return _par(x) if self._par is None else self._par
 
     def value(self, info: InfoState) -> float:
         """``V(info)``."""
@@ -145,12 +140,7 @@ class OneRoom:
         key = memo_key(info)
         got = self._values.get(key)
         if got is None:
-            room, cnt, bot, bpos, cfg = _kernel_args(info)
-            sums = np.zeros(K.NSUMS, np.int64)
-            got = self._values[key] = float(K.one_room(
-                room, len(info.room), info.health, info.weapon_value, info.last_kill or 0,
-                int(info.potion_used), info.resolved_in_room, int(info.fled_last), cnt, bot,
-                bpos, cfg, self._par_of(info), sums))
+            got = self._values[key] = self._value_kernel(info)
         return got
 
     def mean(self, node: ChanceNode) -> float:
@@ -158,12 +148,46 @@ class OneRoom:
         key = memo_key(node)
         got = self._means.get(key)
         if got is None:
-            b = node.base
-            room, cnt, bot, bpos, cfg = _kernel_args(b)
-            got = self._means[key] = float(K.draw_mean(
-                room, len(b.room), b.health, b.weapon_value, b.last_kill or 0, int(node.fled),
-                node.to_draw, cnt, bot, bpos, cfg, self._par_of(b)))
+            got = self._means[key] = self._mean_kernel(node)
         return got
+
+    @abstractmethod
+    def _value_kernel(self, info: InfoState) -> float:
+        """``V(info)`` by the kernel, ``info`` a game not over."""
+
+    @abstractmethod
+    def _mean_kernel(self, node: ChanceNode) -> float:
+        """``E[V]`` after ``node`` by the kernel."""
+
+
+class OneRoom(_KernelCharges):
+    """The one-room ``V`` by the numba kernel, each value and mean computed once.
+
+    ``par``: the leaf's weights and win model (default: the fair agent's for the
+    variant of each state).
+    """
+
+    def __init__(self, par: np.ndarray | None = None) -> None:
+        super().__init__()
+        self._par = par
+
+    def _par_of(self, x: InfoState) -> np.ndarray:
+        return _par(x) if self._par is None else self._par
+
+    def _value_kernel(self, info: InfoState) -> float:
+        room, cnt, bot, bpos, cfg = _kernel_args(info)
+        sums = np.zeros(K.NSUMS, np.int64)
+        return float(K.one_room(
+            room, len(info.room), info.health, info.weapon_value, info.last_kill or 0,
+            int(info.potion_used), info.resolved_in_room, int(info.fled_last), cnt, bot, bpos,
+            cfg, self._par_of(info), sums))
+
+    def _mean_kernel(self, node: ChanceNode) -> float:
+        b = node.base
+        room, cnt, bot, bpos, cfg = _kernel_args(b)
+        return float(K.draw_mean(
+            room, len(b.room), b.health, b.weapon_value, b.last_kill or 0, int(node.fled),
+            node.to_draw, cnt, bot, bpos, cfg, self._par_of(b)))
 
 
 def room_net_size(hidden: int) -> int:
@@ -209,41 +233,28 @@ def room_net_value(info: InfoState, rpar: np.ndarray) -> float:
     return 1.0 / (1.0 + math.exp(-z))
 
 
-class RoomNet:
+class RoomNet(_KernelCharges):
     """The room net's ``V`` by the numba kernel (``rpar``: its numbers,
     :func:`room_net_size`), each value and mean computed once. It reads the fresh room
     itself, not a play of it: a draw's mean moves each dealt card from the rest to the
     room, over the multisets of types with their hypergeometric counts, exactly."""
 
     def __init__(self, rpar: np.ndarray) -> None:
+        super().__init__()
         self._rpar = _check_room_net(rpar)
-        self._values: dict[Hashable, float] = {}
-        self._means: dict[Hashable, float] = {}
 
-    def value(self, info: InfoState) -> float:
-        """``V(info)``."""
-        if info.is_over:
-            return 1.0 if info.health > 0 else 0.0
-        key = memo_key(info)
-        got = self._values.get(key)
-        if got is None:
-            room, cnt, bot, bpos, cfg = _kernel_args(info)
-            got = self._values[key] = float(K.room_net_value(
-                room, len(info.room), info.health, info.weapon_value, info.last_kill or 0,
-                int(info.fled_last), cnt, bot, bpos, cfg, self._rpar))
-        return got
+    def _value_kernel(self, info: InfoState) -> float:
+        room, cnt, bot, bpos, cfg = _kernel_args(info)
+        return float(K.room_net_value(
+            room, len(info.room), info.health, info.weapon_value, info.last_kill or 0,
+            int(info.fled_last), cnt, bot, bpos, cfg, self._rpar))
 
-    def mean(self, node: ChanceNode) -> float:
-        """``E[V]`` over the fresh rooms ``node`` can deal, exactly."""
-        key = memo_key(node)
-        got = self._means.get(key)
-        if got is None:
-            b = node.base
-            room, cnt, bot, bpos, cfg = _kernel_args(b)
-            got = self._means[key] = float(K.room_net_mean(
-                room, len(b.room), b.health, b.weapon_value, b.last_kill or 0, int(node.fled),
-                node.to_draw, cnt, bot, bpos, cfg, self._rpar))
-        return got
+    def _mean_kernel(self, node: ChanceNode) -> float:
+        b = node.base
+        room, cnt, bot, bpos, cfg = _kernel_args(b)
+        return float(K.room_net_mean(
+            room, len(b.room), b.health, b.weapon_value, b.last_kill or 0, int(node.fled),
+            node.to_draw, cnt, bot, bpos, cfg, self._rpar))
 
 
 VALUE_NAMES: Final = ("zero", "one-room")
