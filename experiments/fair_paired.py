@@ -161,7 +161,9 @@ def table_cells(arm: dict[int, dict[str, Any]], shipped: dict[int, dict[str, Any
     return [f"{seeds[0]}-{seeds[-1]}", str(p["deals"]), f"{p['b_wins']} / {p['a_wins']}",
             f"{p['b_only']} / {p['a_only']}",
             f"{100 * p['b_minus_a']:+.1f} ({lo:+.1f} to {hi:+.1f})",
-            f"{p['sign_test_p']:.2f}", f"{median_cpu(arm):.2f} ({median_cpu(shipped):.2f})",
+            # a p-value under 0.01 keeps a digit that shows it is not zero
+            f"{p['sign_test_p']:.{3 if p['sign_test_p'] < 0.01 else 2}f}",
+            f"{median_cpu(arm):.2f} ({median_cpu(shipped):.2f})",
             f"{sum(arm[s]['over_1s'] for s in seeds):,} of "
             f"{sum(arm[s]['decisions'] for s in seeds):,}",
             "-" if same is None else f"{same:,}"]
