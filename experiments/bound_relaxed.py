@@ -283,25 +283,37 @@ def _loss(p: np.ndarray, y: np.ndarray) -> float:
     return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
 
 
+def _by_variant(paths: list[Path], key: str) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The positions of ``paths`` that hold ``key`` and a known ``winnable``, by variant."""
+    rows = [r for path in paths for r in read_positions(path)
+            if r.get(key) is not None and r["winnable"] is not None]
+    return [(v, [r for r in rows if r["variant"] == v])
+            for v in sorted({r["variant"] for r in rows})]
+
+
+def _baselines(mine: list[dict[str, Any]], feats: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """(winnable, held out: seed % 5 == 0, the report's first figures: the positions, the
+    held-out log-loss of a constant and of the logistic model over ``feats``)."""
+    y = np.array([r["winnable"] for r in mine], float)
+    held = np.array([r["seed"] % 5 == 0 for r in mine])
+    rate = float(y[~held].mean())
+    return y, held, {
+        "positions": len(y), "games": len({r["seed"] for r in mine}),
+        "winnable_share": float(y.mean()),
+        "held_out_log_loss_constant": _loss(np.full(int(held.sum()), rate), y[held]),
+        "held_out_log_loss_logistic": _log_loss(feats[held], y[held],
+                                                _logistic(feats[~held], y[~held]))}
+
+
 def cmd_fitnet(args: argparse.Namespace) -> int:
     """Win nets of ``is_winnable`` per variant: each size and ridge of the grid fitted on
     the seeds not held out (seed % 5 != 0), the best by held-out log-loss refitted on
     every position; the logistic model and a constant on the same split beside it."""
-    rows = [r for path in args.positions for r in read_positions(path)
-            if r.get("counts") is not None and r["winnable"] is not None]
     models: dict[str, Any] = {}
-    for variant in sorted({r["variant"] for r in rows}):
-        mine = [r for r in rows if r["variant"] == variant]
+    for variant, mine in _by_variant(args.positions, "counts"):
         counts, inputs, feats = net_inputs(mine)
-        y = np.array([r["winnable"] for r in mine], float)
-        held = np.array([r["seed"] % 5 == 0 for r in mine])
-        rate = float(y[~held].mean())
-        report: dict[str, Any] = {
-            "positions": len(y), "games": len({r["seed"] for r in mine}),
-            "winnable_share": float(y.mean()),
-            "held_out_log_loss_constant": _loss(np.full(int(held.sum()), rate), y[held]),
-            "held_out_log_loss_logistic": _log_loss(feats[held], y[held],
-                                                    _logistic(feats[~held], y[~held]))}
+        y, held, report = _baselines(mine, feats)
         grid: dict[str, float] = {}
         for hidden in args.hidden:
             for alpha in args.alpha:
@@ -392,33 +404,22 @@ def cmd_fitroom(args: argparse.Namespace) -> int:
     held-out log-loss (seed % 5 == 0) and refitted on every position; beside it, on the
     same split, a constant, the logistic model over the pool's features and a win net
     over the pool (``fair.leaf``'s layout, the first hidden size and ridge of the grid)."""
-    rows = [r for path in args.positions for r in read_positions(path)
-            if r.get("room") is not None and r["winnable"] is not None]
     models: dict[str, Any] = {}
-    for variant in sorted({r["variant"] for r in rows}):
-        mine = [r for r in rows if r["variant"] == variant]
+    for variant, mine in _by_variant(args.positions, "room"):
         room, rest, inputs = room_inputs(mine)
         counts, pool_inputs, feats = net_inputs(mine)
-        y = np.array([r["winnable"] for r in mine], float)
+        y, held, report = _baselines(mine, feats)
         # the share won over every order solved (the true one and other_orders): what
         # the nets are fitted to; every log-loss is on the true order's outcome
         soft = np.array([_order_share(r) for r in mine]) if args.soft else y
-        held = np.array([r["seed"] % 5 == 0 for r in mine])
-        rate = float(y[~held].mean())
         safe = float(config_par(agent_config(variant))[LEAF_SAFE_HEALTH])
         pool_net = fit_win_net(counts[~held], pool_inputs[~held], y[~held], args.hidden[0],
                                args.alpha[0])
         soft_loss = {} if not args.soft else {
             "held_out_log_loss_logistic_soft": _log_loss(feats[held], y[held],
                                                          _logistic(feats[~held], soft[~held]))}
-        report: dict[str, Any] = {
-            "positions": len(y), "games": len({r["seed"] for r in mine}),
-            "winnable_share": float(y.mean()),
-            "held_out_log_loss_constant": _loss(np.full(int(held.sum()), rate), y[held]),
-            "held_out_log_loss_logistic": _log_loss(feats[held], y[held],
-                                                    _logistic(feats[~held], y[~held])),
-            "held_out_log_loss_pool_net": _loss(
-                net_chances(pool_net, counts[held], pool_inputs[held]), y[held]), **soft_loss}
+        report |= {"held_out_log_loss_pool_net": _loss(
+            net_chances(pool_net, counts[held], pool_inputs[held]), y[held]), **soft_loss}
         print(variant, json.dumps(report), flush=True)
         grid: dict[str, float] = {}
         for hidden in args.hidden:
