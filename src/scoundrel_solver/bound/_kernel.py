@@ -167,6 +167,15 @@ def pool_hidden(cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, par: np.ndar
     top = o + (NET_TYPES + NET_NX) * hidden
     for j in range(hidden):
         hid[j] = par[top + j]
+    add_rest(cnt, bot, bpos, par, o, hidden, hid)
+
+
+@jit_inline
+def add_rest(cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, par: np.ndarray, o: int,
+             hidden: int, hid: np.ndarray) -> None:
+    """Add to ``hid`` the first layer's weights (rows of ``hidden`` from ``par[o]`` on, one
+    per card type) of the unseen cards ``cnt`` and of the bottom ``bot[bpos[0]:bpos[1]]``:
+    the rest of the deck, as the win net and the room net both take it in."""
     for t in range(NTYPES):
         c = cnt[t]
         if c:
@@ -388,14 +397,7 @@ def room_net_hidden(room: int, rn: int, h: int, w: int, lk: int, fled: int, cnt:
         hid[j] = (rpar[bo + j] + h * rpar[xo + j] + w * rpar[xo + hidden + j]
                   + reach * rpar[xo + 2 * hidden + j] + fled * rpar[xo + 3 * hidden + j]
                   + low * low * rpar[xo + 4 * hidden + j])
-    for t in range(NTYPES):
-        c = cnt[t]
-        if c:
-            for j in range(hidden):
-                hid[j] += c * rpar[ro + t * hidden + j]
-    for k in range(bpos[0], bpos[1]):
-        for j in range(hidden):
-            hid[j] += rpar[ro + bot[k] * hidden + j]
+    add_rest(cnt, bot, bpos, rpar, ro, hidden, hid)
     for i in range(rn):
         t = room_get(room, i)
         for j in range(hidden):
