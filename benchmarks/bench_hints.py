@@ -96,12 +96,14 @@ def first_hint_on_a_terminal(pause: float) -> float:
 
 
 def summary(name: str, times: list[tuple[float, float]]) -> str:
-    """Median, 90th percentile and worst, wall and CPU, in milliseconds."""
+    """Median, 90th and 99th percentiles and worst, wall and CPU, in milliseconds (the
+    percentiles are order statistics: no interpolation between two hints)."""
     parts = [f"{name:26s} {len(times):6d}"]
     for column in (0, 1):
         t = sorted(row[column] for row in times)
-        p90 = t[int(0.9 * (len(t) - 1))]
-        parts.append(f"{1000 * statistics.median(t):8.2f} {1000 * p90:7.1f} {1000 * t[-1]:7.1f}")
+        p90, p99 = (t[int(q * (len(t) - 1))] for q in (0.9, 0.99))
+        parts.append(f"{1000 * statistics.median(t):8.2f} {1000 * p90:7.1f} "
+                     f"{1000 * p99:7.1f} {1000 * t[-1]:7.1f}")
     return "   ".join(parts)
 
 
@@ -117,7 +119,7 @@ def main() -> None:
     seeds = range(args.seed0, args.seed0 + args.games)
     print(f"hint agent: the fair agent with its variant's defaults; variant {args.variant}; "
           f"{args.games} games per player")
-    print(f"{'':33s}   wall ms: median  p90  worst   CPU ms: median  p90  worst")
+    print(f"{'':33s}   wall ms: median   p90    p99  worst   CPU ms: median   p90    p99  worst")
     every: list[tuple[int, float, float]] = []
     for player in ("fair", "greedy", "random"):
         rows = hint_times(player, seeds, args.variant)

@@ -29,12 +29,11 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from readme_findings import rewrite
+from readme_findings import refresh, rewrite
 from scoundrel_solver.bound.rows import BoundSummary, read_bound_rows, summarize_bound
 from scoundrel_solver.runs.summary import wilson
 
@@ -253,15 +252,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--check", action="store_true", help="exit 1 if the README's line is stale")
     args = p.parse_args(argv)
     cs = ceilings()
-    text = README.read_text()
-    new = rewrite(text, sentence(cs), START, END)
+    new = rewrite(README.read_text(), sentence(cs), START, END)
+    stale = refresh(README, new, "python scripts/bound_figure.py", args.check)
     if args.check:
-        if new != text:
-            print("README.md's bound line is stale: run python scripts/bound_figure.py",
-                  file=sys.stderr)
-            return 1
-        return 0
-    README.write_text(new)
+        return stale
     import matplotlib
 
     matplotlib.use("Agg")  # files only, no window

@@ -20,10 +20,11 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
-import sys
 from pathlib import Path
 from typing import Any
 
+from readme_findings import refresh
+from readme_findings import rewrite as readme_rewrite
 from scoundrel_solver.bound.rows import (
     BoundSummary,
     _t95,
@@ -154,10 +155,7 @@ def net_table(folder: Path = NET) -> str:
 def rewrite(text: str) -> str:
     for name, body in zip(BLOCKS, (table([MEASURE]), table(RUNS), relaxed_table(),
                                    net_table()), strict=True):
-        start, end = f"<!-- {name}: start -->", f"<!-- {name}: end -->"
-        before, rest = text.split(start)
-        _, after = rest.split(end)
-        text = f"{before}{start}\n{body}\n{end}{after}"
+        text = readme_rewrite(text, body, f"<!-- {name}: start -->", f"<!-- {name}: end -->")
     return text
 
 
@@ -165,16 +163,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--check", action="store_true", help="exit 1 if the page is stale")
     args = p.parse_args(argv)
-    text = PAGE.read_text()
-    new = rewrite(text)
-    if args.check:
-        if new != text:
-            print("docs/bound.md is stale: run python scripts/bound_runs_table.py",
-                  file=sys.stderr)
-            return 1
-        return 0
-    PAGE.write_text(new)
-    return 0
+    return refresh(PAGE, rewrite(PAGE.read_text()), "python scripts/bound_runs_table.py",
+                   args.check)
 
 
 if __name__ == "__main__":

@@ -12,11 +12,11 @@ over a minute; ``tests/test_bound_table.py`` computes again only the smaller row
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
 
+from readme_findings import refresh, rewrite
 from scoundrel_core.info import InfoState
 from scoundrel_solver.bound import upper_bound
 from scoundrel_solver.fair.config import agent_config
@@ -104,29 +104,13 @@ def table(max_cards: int = 8) -> str:
     return "\n".join([HEADER, *(line(r) for r in ROWS if r.cards <= max_cards)])
 
 
-def rewrite(text: str, block: str) -> str:
-    """``text`` with what lies between the markers replaced by ``block``."""
-    head, found_start, rest = text.partition(START)
-    _, found_end, tail = rest.partition(END)
-    if not found_start or not found_end:
-        raise ValueError(f"no {START} ... {END} block")
-    return f"{head}{START}\n{block}\n{END}{tail}"
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--check", action="store_true", help="exit 1 if the page is stale")
     p.add_argument("--page", type=Path, default=PAGE)
     args = p.parse_args(argv)
-    text = args.page.read_text()
-    new = rewrite(text, table())
-    if args.check:
-        if new != text:
-            print(f"{args.page} is stale: run python scripts/bound_table.py", file=sys.stderr)
-            return 1
-        return 0
-    args.page.write_text(new)
-    return 0
+    new = rewrite(args.page.read_text(), table(), START, END)
+    return refresh(args.page, new, "python scripts/bound_table.py", args.check)
 
 
 if __name__ == "__main__":

@@ -199,6 +199,18 @@ def rewrite(text: str, table: str, start: str = START, end: str = END) -> str:
     return f"{head}{start}\n{table}\n{end}{tail}"
 
 
+def refresh(path: Path, new: str, command: str, check: bool) -> int:
+    """Write ``new`` over ``path``; with ``check``, write nothing and return 1 (saying
+    so, with the ``command`` that rewrites it) if the file differs from ``new``."""
+    if not check:
+        path.write_text(new)
+        return 0
+    if new == path.read_text():
+        return 0
+    print(f"{path.name} is stale: run {command}", file=sys.stderr)
+    return 1
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--check", action="store_true", help="exit 1 if a table is stale")

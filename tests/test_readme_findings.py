@@ -102,3 +102,17 @@ def test_rewrite_replaces_only_the_block() -> None:
     assert findings.rewrite(text, "new") == f"a\n{findings.START}\nnew\n{findings.END}\nb\n"
     with pytest.raises(ValueError, match="no"):
         findings.rewrite("no markers", "new")
+
+
+def test_refresh_writes_or_reports_a_stale_file(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    findings = load_script("readme_findings")
+    page = tmp_path / "page.md"
+    page.write_text("old\n")
+    # a check writes nothing and says which command mends the page
+    assert findings.refresh(page, "new\n", "python scripts/x.py", check=True) == 1
+    assert page.read_text() == "old\n"
+    assert "page.md is stale: run python scripts/x.py" in capsys.readouterr().err
+    assert findings.refresh(page, "new\n", "python scripts/x.py", check=False) == 0
+    assert page.read_text() == "new\n"
+    assert findings.refresh(page, "new\n", "python scripts/x.py", check=True) == 0

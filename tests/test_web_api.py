@@ -106,6 +106,11 @@ def test_hint_gives_the_fair_agents_rows(client: TestClient) -> None:
         assert set(got_row) >= {"action", "win_chance", "expected_score", "exact"}
         if got_row["win_chance"] is not None:
             assert 0.0 <= got_row["win_chance"] <= 1.0
+    # the position's own numbers are the best row's, shown and searched
+    for key in ("win_chance", "expected_score", "search_win_chance", "search_expected_score"):
+        assert body[key] == body["actions"][0][key]
+    assert body["search_expected_score"] == pytest.approx(
+        choice(info, values).searched_expected_score)
     assert body["agent"] == "fair"
 
 

@@ -4,9 +4,10 @@
 
 Each row pairs an arm (the agent with 16 sampled orders in its endgame) against the agent
 as shipped on the same deals (``experiments/fair_paired.py``'s figures); the shipped
-agent's games are ``data/fair-games.parquet``'s rows of the variant (their CPU seconds
-are that file's ``cpu_seconds``, recorded at another time: the side-by-side cost is
-``cost.py``'s).
+agent's games are the records of the rounds whose games ``data/fair-games.parquet``
+held then (round nine's for classic/strict, round eleven's for classic/equal, which
+round fifteen replaced by the arm's own games); their CPU seconds were recorded at
+another time: the side-by-side cost is ``cost.py``'s.
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ sys.path.insert(0, str(ROOT / "experiments"))
 from fair_paired import load_rows, table_cells  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
-PARQUET = ROOT / "data" / "fair-games.parquet"
+ROUNDS = ROOT / "data" / "experiments"
 ARMS = (
-    ("classic/strict", "classic", "strict", "classic-strict-samples16-eval.jsonl"),
-    ("classic/equal", "classic", "equal", "classic-equal-samples16-eval.jsonl"),
+    ("classic/strict", "classic", "strict", "classic-strict-samples16-eval.jsonl",
+     ROUNDS / "round-9" / "fair-games.parquet"),
+    ("classic/equal", "classic", "equal", "classic-equal-samples16-eval.jsonl",
+     ROUNDS / "round-11" / "fair-games.parquet"),
 )
 
 
@@ -31,11 +34,11 @@ def main() -> int:
           "| paired diff, points (95%) | p | CPU s a game, median: 16 (shipped, "
           "recorded apart) | 16's decisions over 1 s | games alike |")
     print("|---|---|---:|---|---|---|---:|---|---|---:|")
-    for variant, flee, rule, arm_file in ARMS:
+    for variant, flee, rule, arm_file, shipped in ARMS:
         if not (HERE / arm_file).exists():
             continue
         arm = load_rows(HERE / arm_file, None, None, None)
-        cells = table_cells(arm, load_rows(PARQUET, flee, rule, None))
+        cells = table_cells(arm, load_rows(shipped, flee, rule, None))
         if cells is not None:
             print(f"| {variant} | " + " | ".join(cells) + " |")
     return 0

@@ -40,9 +40,12 @@ async def hint_for(request: Request, game: Game) -> dict[str, Any]:
     if game.state.is_over:
         raise BadInput("line", "the game is over: no hints")
     rows, best = await work(request, tasks.hint, game.info)
-    return {"agent": "fair", "actions": rows, "best": None if best is None else best["action"],
-            "win_chance": None if best is None else best["win_chance"],
-            "expected_score": None if best is None else best["expected_score"]}
+    out: dict[str, Any] = {"agent": "fair", "actions": rows,
+                           "best": None if best is None else best["action"]}
+    # the position's numbers are its best row's, shown and searched alike
+    for key in ("win_chance", "expected_score", "search_win_chance", "search_expected_score"):
+        out[key] = None if best is None else best[key]
+    return out
 
 
 async def review_for(request: Request, game: Game) -> dict[str, Any]:
