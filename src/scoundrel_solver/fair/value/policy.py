@@ -141,11 +141,14 @@ def _exact_deals(unseen_types: np.ndarray, cards: int) -> tuple[np.ndarray, np.n
 class _Deals:
     """The deals a decision's chance nodes share. Every action of a decision leaves the
     same unseen cards, so the sampled deals are drawn once (lazily) and each chance node
-    takes the first cards of each: a flee's four begin with a room end's three."""
+    takes the first cards of each: a flee's four begin with a room end's three. The deals
+    are exact when they are at most ``exact`` distinct ones (the ranking fit of
+    :mod:`.policy_rank` enumerates fewer than the policy does)."""
 
-    def __init__(self, info: InfoState, samples: int) -> None:
+    def __init__(self, info: InfoState, samples: int, exact: int = EXACT_DEALS) -> None:
         self.info = info
         self.samples = samples
+        self.exact = exact
         self.unseen_types = np.array(sorted(card_type(c) for c in info.unseen), np.int64)
         self.kinds = len(np.unique(self.unseen_types))
         self._order: np.ndarray | None = None
@@ -153,7 +156,7 @@ class _Deals:
     def counts(self, cards: int) -> tuple[np.ndarray, np.ndarray]:
         """Deals of ``cards`` unseen cards as counts by kind (deals x NKINDS), and their
         weights (summing to 1)."""
-        if _multisets(self.kinds, cards) <= EXACT_DEALS:
+        if _multisets(self.kinds, cards) <= self.exact:
             return _exact_deals(self.unseen_types, cards)
         order = self.order()[:, :cards]
         rows = np.zeros((order.shape[0], NKINDS), np.int64)
