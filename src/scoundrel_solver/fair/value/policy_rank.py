@@ -37,6 +37,7 @@ that the policy plays unchanged.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -101,14 +102,17 @@ class RankSet:
 
     def save(self, path: str | Path) -> None:
         """Write the set as one ``.npz`` file."""
-        np.savez(path, **{f.name: np.asarray(getattr(self, f.name)) for f in fields(self)})
+        arrays: dict[str, Any] = {f.name: np.asarray(getattr(self, f.name))
+                                  for f in fields(self)}
+        np.savez(str(path), **arrays)
 
     @classmethod
     def load(cls, path: str | Path) -> RankSet:
         """The set of a file written by :meth:`save`."""
         with np.load(path) as z:
-            return cls(**{f.name: (float(z[f.name]) if f.name == "bonus" else z[f.name])
-                          for f in fields(cls)})
+            arrays: dict[str, Any] = {f.name: (float(z[f.name]) if f.name == "bonus"
+                                               else z[f.name]) for f in fields(cls)}
+        return cls(**arrays)
 
 
 def _check_set(rs: RankSet) -> None:
@@ -231,14 +235,15 @@ def rank_sets_joined(sets: Sequence[RankSet]) -> RankSet:
         raise SolverError("ranking sets of different win bonuses")
     rows = np.cumsum([0] + [len(s.weight) for s in sets])
     acts = np.cumsum([0] + [len(s.ends) for s in sets])
-    out = RankSet(
-        np.concatenate([s.x for s in sets]), np.concatenate([s.weight for s in sets]),
-        np.concatenate([[0]] + [s.action_rows[1:] + o for s, o in zip(sets, rows, strict=False)]),
-        np.concatenate([[0]] + [s.decision_actions[1:] + o
-                                for s, o in zip(sets, acts, strict=False)]),
-        *(np.concatenate([getattr(s, k) for s in sets])
-          for k in ("ends", "end_win", "end_score", "teacher_win", "teacher_score", "game")),
-        sets[0].bonus)
+    joined: dict[str, Any] = {
+        k: np.concatenate([getattr(s, k) for s in sets])
+        for k in ("x", "weight", "ends", "end_win", "end_score", "teacher_win",
+                  "teacher_score", "game")}
+    joined["action_rows"] = np.concatenate(
+        [[0]] + [s.action_rows[1:] + o for s, o in zip(sets, rows, strict=False)])
+    joined["decision_actions"] = np.concatenate(
+        [[0]] + [s.decision_actions[1:] + o for s, o in zip(sets, acts, strict=False)])
+    out = RankSet(**joined, bonus=sets[0].bonus)
     _check_set(out)
     return out
 
@@ -357,7 +362,8 @@ def _ranges(starts: np.ndarray, stops: np.ndarray) -> np.ndarray:
     if not lengths.sum():
         return np.zeros(0, np.int64)
     offsets = np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
-    return np.arange(int(lengths.sum()), dtype=np.int64) + offsets
+    out: np.ndarray = np.arange(int(lengths.sum()), dtype=np.int64) + offsets
+    return out
 
 
 def _batch(rs: RankSet, ds: np.ndarray, size: int, mean: np.ndarray, scale: np.ndarray,
@@ -472,7 +478,7 @@ def _scratch(rs: RankSet, hidden: Sequence[int], seed: int) -> ValueModel:
     def net() -> Net:
         widths = [_F, *hidden, 1]
         return Net(tuple((rng.normal(0, math.sqrt(2 / i), (i, o)), np.zeros(o))
-                         for i, o in zip(widths, widths[1:], strict=False)))
+                         for i, o in itertools.pairwise(widths)))
 
     return ValueModel(mean, scale, net(), net(), float(s.mean()), float(s.std() or 1.0))
 
@@ -514,16 +520,16 @@ def fit_rank(rs: RankSet, start: ValueModel | None = None, *, temperature: float
 
     opt = optax.adam(learning_rate)
 
-    @jax.jit
-    def step(params: Any, state: Any, batch: _Batch) -> tuple[Any, Any, Any]:
+    def one_step(params: Any, state: Any, batch: _Batch) -> tuple[Any, Any, Any]:
         value, grad = jax.value_and_grad(total)(params, batch)
         updates, state = opt.update(grad, state, params)
         return optax.apply_updates(params, updates), state, value
 
-    @jax.jit
-    def judge(params: Any, batch: _Batch) -> tuple[Any, Any, Any]:
+    def one_judgement(params: Any, batch: _Batch) -> tuple[Any, Any, Any]:
         rank, absolute, _, u = _loss_parts(params, batch, o, bonus, s_mean, s_scale)
         return rank, absolute, u
+
+    step, judge = jax.jit(one_step), jax.jit(one_judgement)
 
     val_batches = [_batch(rs, val_d[i:i + size], size, mean, scale)
                    for i in range(0, len(val_d), size)]

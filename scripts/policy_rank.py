@@ -1,0 +1,227 @@
+"""Fit the one-ply policy's value to rank each decision's actions as the search does; measure it.
+
+    python scripts/policy_rank.py --out DIR --arm NAME [fit options]  # fit (once), measure
+    python scripts/policy_rank.py --out DIR --table                   # every arm, paired
+    python scripts/policy_rank.py --out DIR --ship NAME               # the arm's model in
+
+The ranking set (``scoundrel_solver.fair.value.policy_rank.rank_set``) is built once from
+the fair agent's decisions (``--base``, ``data/value-decisions-train.parquet``, every game
+replayed from its seed) with ``--deals`` deals drawn (``--exact`` enumerated) per chance
+node, and kept in ``--cache``. An arm fits a model (``fit_rank``) from the shipped policy
+model's weights (``--start shipped``) or from scratch, writes it as ``model-NAME.json``
+in ``--out`` and measures the policy playing it on the dev deals (classic/strict seeds
+1,900,000 and up, never fitted on), appending a line to ``figures.jsonl``; the shipped
+model is measured on the same deals as the arm ``shipped``, and ``--table`` pairs every
+arm against it deal by deal. Every step is resumable: a rerun skips what is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from scoundrel_solver.fair.api import play_with
+from scoundrel_solver.fair.value.model import ValueModel, load_model
+from scoundrel_solver.fair.value.policy import POLICY_MODEL, ValuePolicy
+from scoundrel_solver.fair.value.policy_rank import RankSet, fit_rank, rank_set
+from scoundrel_solver.provenance import script_provenance
+from scoundrel_solver.runs.summary import Z95, wilson
+
+ROOT = Path(__file__).resolve().parent.parent
+BASE = ROOT / "data" / "value-decisions-train.parquet"
+MEASURE = 1_900_000
+
+
+def shown(path: Path) -> str:
+    """``path`` relative to the repository when it lies in it."""
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
+def log(text: str) -> None:
+    print(time.strftime("%H:%M:%S"), text, flush=True)
+
+
+def games_of(path: Path) -> list[list[dict[str, Any]]]:
+    """The games of a decisions file, each its rows in order, by seed."""
+    import pyarrow.parquet as pq
+
+    by: dict[int, list[dict[str, Any]]] = {}
+    for r in pq.read_table(path).to_pylist():
+        by.setdefault(int(r["seed"]), []).append(r)
+    return [sorted(g, key=lambda r: int(r["decision"])) for _, g in sorted(by.items())]
+
+
+def the_set(base: Path, deals: int, exact: int, cache: Path) -> tuple[RankSet, dict[str, Any]]:
+    """The ranking set of ``base`` (built once, then read from ``cache``) and what it is."""
+    path = cache / f"rank-set-d{deals}-e{exact}.npz"
+    if path.exists():
+        rs = RankSet.load(path)
+    else:
+        t = time.process_time()
+        rs = rank_set(games_of(base), deals, exact)
+        cache.mkdir(parents=True, exist_ok=True)
+        rs.save(path)
+        log(f"ranking set: {rs.decisions:,} decisions, {len(rs.ends):,} actions, "
+            f"{len(rs.weight):,} rows in {time.process_time() - t:.0f} CPU s")
+    seeds = np.unique(rs.game)
+    return rs, {"base": shown(base), "games": len(seeds),
+                "seeds": f"{seeds[0]}-{seeds[-1]}", "deals": deals, "exact": exact}
+
+
+def measure(model: ValueModel, seeds: range) -> dict[str, Any]:
+    """The policy's wins (and each deal's), their 95% interval, mean score and decisions
+    per CPU second on ``seeds`` of classic/strict."""
+    policy = ValuePolicy(model)
+    play_with(policy, seeds.start, "classic")  # compiles the model's kernel: not timed
+    won: list[int] = []
+    total = decisions = 0
+    start = time.process_time()
+    for seed in seeds:
+        g = play_with(policy, seed, "classic")
+        won.append(int(g.won))
+        total += g.score
+        decisions += len(g.actions)
+    cpu = time.process_time() - start
+    lo, hi = wilson(sum(won), len(seeds))
+    return {"seeds": f"{seeds.start}-{seeds.stop - 1}", "games": len(seeds), "wins": sum(won),
+            "win_rate": sum(won) / len(seeds), "win_low": lo, "win_high": hi,
+            "mean_score": total / len(seeds), "decisions": decisions,
+            "decisions_per_s": decisions / cpu, "won": "".join(map(str, won))}
+
+
+def paired(arm: dict[str, Any], base: dict[str, Any]) -> tuple[float, float, float, int, int]:
+    """(difference of win rates, its 95% interval, deals only the arm won, only the base
+    won): the normal interval of the mean of the per-deal differences."""
+    a = np.array([int(c) for c in arm["won"]])
+    b = np.array([int(c) for c in base["won"]])
+    d = a - b
+    half = Z95 * float(d.std(ddof=1)) / math.sqrt(len(d)) if len(d) > 1 else math.inf
+    return (float(d.mean()), float(d.mean()) - half, float(d.mean()) + half,
+            int(((a == 1) & (b == 0)).sum()), int(((a == 0) & (b == 1)).sum()))
+
+
+def table(figures: dict[str, dict[str, Any]]) -> str:
+    """Every arm's figures as a Markdown table, paired against the shipped model."""
+    lines = ["| arm | T | abs weight | l2 | epochs (kept) | deals | won | win rate (95% Wilson) "
+             "| paired difference (95%) | only arm / only shipped | mean score "
+             "| held-out regret | decisions per CPU s |",
+             "|---|---:|---:|---:|---:|---|---:|---|---|---:|---:|---:|---:|"]
+    base = figures.get("shipped")
+    for name, f in figures.items():
+        o = f.get("options", {})
+        if base is not None and name != "shipped" and base["seeds"] == f["seeds"]:
+            d, lo, hi, plus, minus = paired(f, base)
+            pair = f"{100 * d:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})"
+            only = f"{plus} / {minus}"
+        else:
+            pair = only = "-"
+        epochs = f"{o['epochs']} ({o['kept_epoch']})" if "epochs" in o else "-"
+        regret = f"{o['regret']:.2f}" if "regret" in o else "-"
+        lines.append(
+            f"| {name} | {o.get('temperature', '-')} | {o.get('abs_weight', '-')} | "
+            f"{o.get('l2', '-')} | {epochs} | {f['seeds']} | {f['wins']} | "
+            f"{100 * f['win_rate']:.1f}% ({100 * f['win_low']:.1f}-{100 * f['win_high']:.1f}%)"
+            f" | {pair} | {only} | {f['mean_score']:.1f} | {regret} | "
+            f"{f['decisions_per_s']:,.0f} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--out", type=Path, required=True, help="directory of the arms")
+    p.add_argument("--arm", help="fit (once) and measure the arm of this name")
+    p.add_argument("--table", action="store_true", help="print every arm, paired")
+    p.add_argument("--ship", metavar="ARM", help="copy the arm's model to the package")
+    p.add_argument("--base", type=Path, default=BASE,
+                   help="the fair agent's decisions (Parquet; default %(default)s)")
+    p.add_argument("--cache", type=Path, default=Path("/tmp/policy-rank"),
+                   help="where the ranking set is kept (default %(default)s)")
+    p.add_argument("--deals", type=int, default=8, help="deals drawn per chance node")
+    p.add_argument("--exact", type=int, default=16, help="deals enumerated when at most this")
+    p.add_argument("--start", choices=("shipped", "scratch"), default="shipped")
+    p.add_argument("--hidden", default="64", help="hidden widths from scratch, comma-separated")
+    p.add_argument("--temperature", type=float, default=10.0, help="points (default 10)")
+    p.add_argument("--abs-weight", type=float, default=1.0)
+    p.add_argument("--l2", type=float, default=0.0)
+    p.add_argument("--epochs", type=int, default=10)
+    p.add_argument("--batch", type=int, default=256, help="decisions a gradient step")
+    p.add_argument("--learning-rate", type=float, default=3e-4)
+    p.add_argument("--measure", type=int, default=500, help="dev deals measured (default 500)")
+    args = p.parse_args(argv)
+    if not 1 <= args.measure <= 10_000 or not 1 <= args.deals <= 64 \
+            or not 1 <= args.exact <= 256:
+        p.error("--measure 1..10000, --deals 1..64, --exact 1..256")
+    out: Path = args.out
+    figures_path = out / "figures.jsonl"
+    figures: dict[str, dict[str, Any]] = {}
+    if figures_path.exists():
+        for line in figures_path.read_text().splitlines():
+            f = json.loads(line)
+            figures[f["arm"]] = f
+    if args.table:
+        print(table(figures))
+        return 0
+    stamp = script_provenance(__file__, argv if argv is not None else sys.argv[1:])
+    if args.ship:
+        f = figures[args.ship]
+        chosen = load_model(out / f"model-{args.ship}.json")
+        chosen.fit["shipped"] = stamp
+        chosen.fit["measured"] = {k: f[k] for k in ("seeds", "wins", "games")}
+        chosen.save(POLICY_MODEL)
+        log(f"shipped arm {args.ship}: {f['wins']}/{f['games']} to {POLICY_MODEL}")
+        return 0
+    if not args.arm:
+        p.error("--arm, --table or --ship")
+    out.mkdir(parents=True, exist_ok=True)
+    seeds = range(MEASURE, MEASURE + args.measure)
+
+    def record(name: str, model: ValueModel, options: dict[str, Any]) -> None:
+        if name in figures:
+            return
+        f = {"arm": name, "options": options, **measure(model, seeds)}
+        figures[name] = f
+        with figures_path.open("a") as file:
+            file.write(json.dumps(f) + "\n")
+        log(f"{name}: {f['wins']}/{f['games']} won ({100 * f['win_low']:.1f}-"
+            f"{100 * f['win_high']:.1f}%), mean score {f['mean_score']:.1f}, "
+            f"{f['decisions_per_s']:.0f} decisions/s")
+
+    shipped = load_model(POLICY_MODEL)
+    record("shipped", shipped, {"model": shown(POLICY_MODEL)})
+    path = out / f"model-{args.arm}.json"
+    if path.exists():
+        model = load_model(path)
+    else:
+        rs, what = the_set(args.base, args.deals, args.exact, args.cache)
+        t = time.process_time()
+        model = fit_rank(rs, shipped if args.start == "shipped" else None,
+                         temperature=args.temperature, abs_weight=args.abs_weight,
+                         l2=args.l2, epochs=args.epochs, batch_decisions=args.batch,
+                         learning_rate=args.learning_rate,
+                         hidden=tuple(int(h) for h in args.hidden.split(",")),
+                         fit={**stamp, **what,
+                              "start_model": (shown(POLICY_MODEL) if args.start == "shipped"
+                                              else "scratch")},
+                         log=log)
+        model.fit["fit_cpu_s"] = round(time.process_time() - t, 1)
+        model.save(path)
+    kept = model.fit["history"][model.fit["kept_epoch"]]
+    record(args.arm, model, {k: model.fit[k] for k in (
+        "temperature", "abs_weight", "l2", "epochs", "kept_epoch", "learning_rate",
+        "batch_decisions", "deals", "exact", "start")} | {"regret": kept["regret"],
+                                                          "agreement": kept["agreement"]})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
