@@ -30,7 +30,13 @@ import numpy as np
 from scoundrel_solver.fair.api import play_with
 from scoundrel_solver.fair.value.model import ValueModel, load_model
 from scoundrel_solver.fair.value.policy import POLICY_MODEL, ValuePolicy
-from scoundrel_solver.fair.value.policy_rank import RankSet, fit_rank, rank_set
+from scoundrel_solver.fair.value.policy_rank import (
+    RankSet,
+    fit_rank,
+    rank_set,
+    rank_set_of_play,
+    rank_sets_joined,
+)
 from scoundrel_solver.provenance import script_provenance
 from scoundrel_solver.runs.summary import Z95, wilson
 
@@ -76,6 +82,37 @@ def the_set(base: Path, deals: int, exact: int, cache: Path) -> tuple[RankSet, d
     seeds = np.unique(rs.game)
     return rs, {"base": shown(base), "games": len(seeds),
                 "seeds": f"{seeds[0]}-{seeds[-1]}", "deals": deals, "exact": exact}
+
+
+CHUNK = 25  # games a file of a play set: a stopped labelling loses at most these
+
+
+def play_set(spec: str, out: Path, deals: int, exact: int, cache: Path
+             ) -> tuple[RankSet, dict[str, Any]]:
+    """The ranking set of ``spec`` (``ARM:FIRST:GAMES``): the policy of the arm's model
+    (``shipped``: the package's) played on ``GAMES`` training deals from seed ``FIRST``,
+    every decision labelled by the fair agent's search; kept in ``cache`` by chunks of
+    :data:`CHUNK` games (a rerun labels only the chunks missing)."""
+    arm, first, games = spec.split(":")
+    seeds = range(int(first), int(first) + int(games))
+    if seeds.start < MEASURE + 10_000 and seeds.stop > MEASURE:
+        raise SystemExit(f"--play {spec}: seeds near the dev deals {MEASURE} and on")
+    model = load_model(POLICY_MODEL if arm == "shipped" else out / f"model-{arm}.json")
+    policy = ValuePolicy(model)
+    parts = []
+    for start in range(seeds.start, seeds.stop, CHUNK):
+        chunk = range(start, min(start + CHUNK, seeds.stop))
+        path = cache / f"play-{arm}-{chunk.start}-{len(chunk)}-d{deals}-e{exact}.npz"
+        if not path.exists():
+            t = time.process_time()
+            rs = rank_set_of_play(lambda info: policy.choose(info)[0], chunk, "classic",
+                                  deals=deals, exact=exact)
+            cache.mkdir(parents=True, exist_ok=True)
+            rs.save(path)
+            log(f"play {arm} {chunk.start}-{chunk.stop - 1}: {rs.decisions:,} decisions "
+                f"labelled in {time.process_time() - t:.0f} CPU s")
+        parts.append(RankSet.load(path))
+    return rank_sets_joined(parts), {"model": arm, "seeds": f"{seeds.start}-{seeds.stop - 1}"}
 
 
 def measure(model: ValueModel, seeds: range) -> dict[str, Any]:
@@ -148,6 +185,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="where the ranking set is kept (default %(default)s)")
     p.add_argument("--deals", type=int, default=8, help="deals drawn per chance node")
     p.add_argument("--exact", type=int, default=16, help="deals enumerated when at most this")
+    p.add_argument("--play", action="append", default=[], metavar="ARM:FIRST:GAMES",
+                   help="also fit on the decisions of the arm's policy on GAMES training "
+                        "deals from seed FIRST, labelled by the fair agent's search")
     p.add_argument("--start", choices=("shipped", "scratch"), default="shipped")
     p.add_argument("--hidden", default="64", help="hidden widths from scratch, comma-separated")
     p.add_argument("--temperature", type=float, default=10.0, help="points (default 10)")
@@ -203,6 +243,11 @@ def main(argv: list[str] | None = None) -> int:
         model = load_model(path)
     else:
         rs, what = the_set(args.base, args.deals, args.exact, args.cache)
+        if args.play:
+            plays = [play_set(spec, out, args.deals, args.exact, args.cache)
+                     for spec in args.play]
+            rs = rank_sets_joined([rs, *(q for q, _ in plays)])
+            what["play"] = [w for _, w in plays]
         t = time.process_time()
         model = fit_rank(rs, shipped if args.start == "shipped" else None,
                          temperature=args.temperature, abs_weight=args.abs_weight,
@@ -219,7 +264,8 @@ def main(argv: list[str] | None = None) -> int:
     record(args.arm, model, {k: model.fit[k] for k in (
         "temperature", "abs_weight", "l2", "epochs", "kept_epoch", "learning_rate",
         "batch_decisions", "deals", "exact", "start")} | {"regret": kept["regret"],
-                                                          "agreement": kept["agreement"]})
+                                                          "agreement": kept["agreement"],
+                                                          "play": model.fit.get("play", [])})
     return 0
 
 

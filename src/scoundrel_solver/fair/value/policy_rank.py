@@ -58,7 +58,7 @@ from .policy import MAX_SAMPLES, _Deals, dealt_rows
 
 __all__ = [
     "MAX_ACTIONS", "MAX_DECISIONS", "MAX_EPOCHS", "MAX_ROWS", "RankSet", "decision_rows",
-    "fit_rank", "rank_loss", "rank_loss_slow", "rank_set", "rank_sets_joined",
+    "fit_rank", "rank_loss", "rank_loss_slow", "rank_set", "rank_set_of_play", "rank_sets_joined",
 ]
 
 MAX_ACTIONS: Final = 16
@@ -160,6 +160,55 @@ def decision_rows(info: InfoState, actions: Sequence[sc.Action], deals: int, exa
     return out
 
 
+class _Builder:
+    """A ranking set decision by decision."""
+
+    def __init__(self, variant: str, deals: int, exact: int) -> None:
+        self.variant, self.deals, self.exact = variant, deals, exact
+        self.xs: list[np.ndarray] = []
+        self.weights: list[np.ndarray] = []
+        self.n_rows = [0]
+        self.n_actions = [0]
+        self.ends: list[bool] = []
+        self.end_win: list[float] = []
+        self.end_score: list[float] = []
+        self.t_win: list[float] = []
+        self.t_score: list[float] = []
+        self.game: list[int] = []
+
+    def add(self, seed: int, info: InfoState, actions: Sequence[sc.Action],
+            wins: Sequence[float], scores: Sequence[float]) -> None:
+        """One decision: its actions and the teacher's values of each."""
+        if not 1 <= len(actions) <= MAX_ACTIONS:
+            raise SolverError(f"seed {seed}: a decision of {len(actions)} actions, not "
+                              f"1..{MAX_ACTIONS}")
+        for (outcome, rows, w), win, score in zip(
+                decision_rows(info, actions, self.deals, self.exact), wins, scores,
+                strict=True):
+            self.ends.append(outcome is not None)
+            self.end_win.append(outcome[0] if outcome else 0.0)
+            self.end_score.append(outcome[1] if outcome else 0.0)
+            self.t_win.append(float(win))
+            self.t_score.append(float(score))
+            self.xs.append(rows.astype(np.float32))
+            self.weights.append(w.astype(np.float32))
+            self.n_rows.append(self.n_rows[-1] + len(w))
+        self.n_actions.append(self.n_actions[-1] + len(actions))
+        self.game.append(seed)
+
+    def done(self) -> RankSet:
+        if not self.game:
+            raise SolverError("the build was stopped before its first game")
+        rs = RankSet(np.concatenate(self.xs).reshape(-1, _F), np.concatenate(self.weights),
+                     np.array(self.n_rows, np.int64), np.array(self.n_actions, np.int64),
+                     np.array(self.ends, bool), np.array(self.end_win, np.float32),
+                     np.array(self.end_score, np.float32), np.array(self.t_win, np.float32),
+                     np.array(self.t_score, np.float32), np.array(self.game, np.int64),
+                     float(agent_config(self.variant).win_bonus))
+        _check_set(rs)
+        return rs
+
+
 def rank_set(games: Sequence[Sequence[dict[str, Any]]], deals: int = 8, exact: int = 16,
              stop: Callable[[], bool] = lambda: False) -> RankSet:
     """The ranking set of the fair agent's games (each its rows of a decisions file, in
@@ -175,56 +224,50 @@ def rank_set(games: Sequence[Sequence[dict[str, Any]]], deals: int = 8, exact: i
     if len(variants) != 1:
         raise SolverError(f"games of {len(variants)} variants: one a set")
     variant = variants.pop()
-    xs: list[np.ndarray] = []
-    weights: list[np.ndarray] = []
-    n_rows = [0]
-    n_actions = [0]
-    ends: list[bool] = []
-    end_win: list[float] = []
-    end_score: list[float] = []
-    t_win: list[float] = []
-    t_score: list[float] = []
-    game_of: list[int] = []
+    out = _Builder(variant, deals, exact)
     for g in games:
         if stop():
             break
-        first = g[0]
-        s = sc.new_game(seed=int(first["seed"]), variant=variant)
+        seed = int(g[0]["seed"])
+        s = sc.new_game(seed=seed, variant=variant)
         info = InfoState.initial(s)
         for r in g:
             if not np.array_equal(features_of(info), features_of_row(r, variant)):
-                raise SolverError(f"seed {first['seed']} of {variant}, decision "
+                raise SolverError(f"seed {seed} of {variant}, decision "
                                   f"{r['decision']}: the replayed game leaves its row")
-            actions = [sc.parse_action(info, text) for text in r["actions"]]
-            if not 1 <= len(actions) <= MAX_ACTIONS:
-                raise SolverError(f"seed {first['seed']}, decision {r['decision']}: "
-                                  f"{len(actions)} actions, not 1..{MAX_ACTIONS}")
-            for (outcome, rows, w), win, score in zip(
-                    decision_rows(info, actions, deals, exact), r["action_win_chances"],
-                    r["action_expected_scores"], strict=True):
-                ends.append(outcome is not None)
-                end_win.append(outcome[0] if outcome else 0.0)
-                end_score.append(outcome[1] if outcome else 0.0)
-                t_win.append(float(win))
-                t_score.append(float(score))
-                xs.append(rows.astype(np.float32))
-                weights.append(w.astype(np.float32))
-                n_rows.append(n_rows[-1] + len(w))
-            n_actions.append(n_actions[-1] + len(actions))
-            game_of.append(int(first["seed"]))
+            out.add(seed, info, [sc.parse_action(info, text) for text in r["actions"]],
+                    r["action_win_chances"], r["action_expected_scores"])
             a = sc.parse_action(s, r["action"])
             nxt = sc.apply(s, a)
             info, s = observe(info, a, nxt), nxt
-    if not game_of:
-        raise SolverError("the build was stopped before its first game")
-    rs = RankSet(np.concatenate(xs).reshape(-1, _F), np.concatenate(weights),
-                 np.array(n_rows, np.int64), np.array(n_actions, np.int64),
-                 np.array(ends, bool), np.array(end_win, np.float32),
-                 np.array(end_score, np.float32), np.array(t_win, np.float32),
-                 np.array(t_score, np.float32), np.array(game_of, np.int64),
-                 float(agent_config(variant).win_bonus))
-    _check_set(rs)
-    return rs
+    return out.done()
+
+
+def rank_set_of_play(choose: Callable[[InfoState], sc.Action], seeds: Sequence[int],
+                     variant: str, agent: Any = None, deals: int = 8, exact: int = 16,
+                     stop: Callable[[], bool] = lambda: False) -> RankSet:
+    """The ranking set of the games ``choose`` plays on ``seeds``, every decision labelled
+    by the fair agent's search (``agent``, a :class:`~..agent.FairAgent`; default the
+    shipped one): the search's values of every legal action (dataset aggregation: the
+    positions the policy reaches, which the fair agent's games miss). Evaluation seeds
+    are refused; ``stop`` is asked between games."""
+    from ..agent import FairAgent
+    from .policy_fit import MAX_GAMES, _check_seeds, policy_positions
+
+    if not 1 <= len(seeds) <= MAX_GAMES:
+        raise SolverError(f"{len(seeds):,} games: 1..{MAX_GAMES:,} a call")
+    _check_seeds(seeds)
+    teacher = agent or FairAgent()
+    out = _Builder(variant, deals, exact)
+    for seed in seeds:
+        if stop():
+            break
+        for info in policy_positions(choose, seed, variant):
+            values = teacher.search_values(info)
+            out.add(seed, info, [v.action for v in values],
+                    [v.searched_win_chance for v in values],
+                    [v.searched_expected_score for v in values])
+    return out.done()
 
 
 def rank_sets_joined(sets: Sequence[RankSet]) -> RankSet:
