@@ -190,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
                         "deals from seed FIRST, labelled by the fair agent's search")
     p.add_argument("--start", choices=("shipped", "scratch"), default="shipped")
     p.add_argument("--hidden", default="64", help="hidden widths from scratch, comma-separated")
+    p.add_argument("--score-hidden", help="the score network's widths from scratch "
+                                          "(default: --hidden)")
     p.add_argument("--temperature", type=float, default=10.0, help="points (default 10)")
     p.add_argument("--abs-weight", type=float, default=1.0)
     p.add_argument("--l2", type=float, default=0.0)
@@ -254,6 +256,8 @@ def main(argv: list[str] | None = None) -> int:
                          l2=args.l2, epochs=args.epochs, batch_decisions=args.batch,
                          learning_rate=args.learning_rate,
                          hidden=tuple(int(h) for h in args.hidden.split(",")),
+                         score_hidden=(None if args.score_hidden is None else
+                                       tuple(int(h) for h in args.score_hidden.split(","))),
                          fit={**stamp, **what,
                               "start_model": (shown(POLICY_MODEL) if args.start == "shipped"
                                               else "scratch")},

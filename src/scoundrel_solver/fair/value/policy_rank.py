@@ -506,34 +506,40 @@ def rank_loss(model: ValueModel, rs: RankSet, temperature: float, abs_weight: fl
                           for k in ("win", "score")}
 
 
-def _scratch(rs: RankSet, hidden: Sequence[int], seed: int) -> ValueModel:
+def _scratch(rs: RankSet, hidden: Sequence[int], score_hidden: Sequence[int], seed: int
+             ) -> ValueModel:
     """A model to start from when none is given: the standardisation of the set's rows
-    and scores, He-initialised layers."""
+    and scores, He-initialised layers (``hidden`` widths for the win network,
+    ``score_hidden`` for the score's)."""
     from .train import check_hidden
 
     check_hidden(hidden)
+    check_hidden(score_hidden)
     x = rs.x.astype(np.float64)
     mean, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale == 0] = 1.0
     s = rs.teacher_score.astype(np.float64)
     rng = np.random.default_rng(seed)
 
-    def net() -> Net:
+    def net(hidden: Sequence[int]) -> Net:
         widths = [_F, *hidden, 1]
         return Net(tuple((rng.normal(0, math.sqrt(2 / i), (i, o)), np.zeros(o))
                          for i, o in itertools.pairwise(widths)))
 
-    return ValueModel(mean, scale, net(), net(), float(s.mean()), float(s.std() or 1.0))
+    return ValueModel(mean, scale, net(hidden), net(score_hidden), float(s.mean()),
+                      float(s.std() or 1.0))
 
 
 def fit_rank(rs: RankSet, start: ValueModel | None = None, *, temperature: float = 10.0,
              abs_weight: float = 1.0, l2: float = 0.0, epochs: int = 10,
              batch_decisions: int = 256, learning_rate: float = 3e-4,
-             hidden: Sequence[int] = (64,), seed: int = 0, fit: dict[str, Any] | None = None,
+             hidden: Sequence[int] = (64,), score_hidden: Sequence[int] | None = None,
+             seed: int = 0, fit: dict[str, Any] | None = None,
              log: Callable[[str], None] | None = None) -> ValueModel:
     """Fit a value on the ranking set ``rs`` by the loss of :func:`rank_loss`, from the
     weights and standardisation of ``start`` (else from scratch with ``hidden`` widths),
-    ``epochs`` passes over the training decisions in batches of ``batch_decisions`` (Adam,
+    (``score_hidden`` for the score's network, default the same), ``epochs`` passes over
+    the training decisions in batches of ``batch_decisions`` (Adam,
     ``learning_rate``). A tenth of the games is held out; the weights of the epoch of
     lowest held-out regret are kept (epoch 0: the start). The model's ``fit`` record adds
     the options, the rows and the held-out figures of each epoch to ``fit``."""
@@ -550,7 +556,8 @@ def fit_rank(rs: RankSet, start: ValueModel | None = None, *, temperature: float
         raise SolverError(f"batch_decisions {batch_decisions}: 1..100000")
     if not (math.isfinite(learning_rate) and 0 < learning_rate <= 1):
         raise SolverError(f"learning_rate {learning_rate}: above 0, at most 1")
-    model = start if start is not None else _scratch(rs, hidden, seed)
+    score_hidden = hidden if score_hidden is None else score_hidden
+    model = start if start is not None else _scratch(rs, hidden, score_hidden, seed)
     mean, scale = model.mean.astype(np.float32), model.scale.astype(np.float32)
     train, val = split_by_game(rs.game, seed)
     train_d, val_d = np.flatnonzero(train), np.flatnonzero(val)
@@ -617,7 +624,8 @@ def fit_rank(rs: RankSet, start: ValueModel | None = None, *, temperature: float
             best = (history[-1]["regret"], epoch, params)
     record = {**(fit or {}),
               "targets": "search values of every action: listwise rank loss + absolute losses",
-              "start": "given model" if start is not None else f"scratch {list(hidden)}",
+              "start": ("given model" if start is not None
+                        else f"scratch {list(hidden)}, score {list(score_hidden)}"),
               "temperature": o.temperature, "abs_weight": o.abs_weight, "l2": o.l2,
               "epochs": epochs, "batch_decisions": batch_decisions,
               "learning_rate": learning_rate, "random_state": seed,
