@@ -3,6 +3,7 @@
     python scripts/policy_rank.py --out DIR --arm NAME [fit options]  # fit (once), measure
     python scripts/policy_rank.py --out DIR --table                   # every arm, paired
     python scripts/policy_rank.py --out DIR --ship NAME               # the arm's model in
+    python scripts/policy_rank.py --out DIR --docs                    # docs/value.md's blocks
 
 The ranking set (``scoundrel_solver.fair.value.policy_rank.rank_set``) is built once from
 the fair agent's decisions (``--base``, ``data/value-decisions-train.parquet``, every game
@@ -13,6 +14,12 @@ in ``--out`` and measures the policy playing it on the dev deals (classic/strict
 1,900,000 and up, never fitted on), appending a line to ``figures.jsonl``; the shipped
 model is measured on the same deals as the arm ``shipped``, and ``--table`` pairs every
 arm against it deal by deal. Every step is resumable: a rerun skips what is written.
+
+``--docs`` rewrites docs/value.md's blocks between ``<!-- NAME: start -->`` and
+``<!-- NAME: end -->``: ``policy-rank`` (``--table`` of ``figures.jsonl``),
+``policy-rank-confirm`` (of ``figures-confirm.jsonl``) and ``policy-line`` (the shipped
+policy's rows of ``data/reference-agents.csv``, as ``scripts/reference_agents.py
+--redo value`` wrote them).
 """
 
 from __future__ import annotations
@@ -41,6 +48,8 @@ from scoundrel_solver.provenance import script_provenance
 from scoundrel_solver.runs.summary import Z95, wilson
 
 ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "docs" / "value.md"
+REFERENCE = ROOT / "data" / "reference-agents.csv"
 BASE = ROOT / "data" / "value-decisions-train.parquet"
 MEASURE = 1_900_000
 
@@ -173,11 +182,64 @@ def table(figures: dict[str, dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def figures_in(path: Path) -> dict[str, dict[str, Any]]:
+    """The figures of a figures file, by arm (the last line of an arm wins)."""
+    out: dict[str, dict[str, Any]] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            f = json.loads(line)
+            out[f["arm"]] = f
+    return out
+
+
+def reference_line() -> str:
+    """The shipped policy's reference rows, as a sentence."""
+    import csv
+
+    with REFERENCE.open() as file:
+        rows = [r for r in csv.DictReader(line for line in file if not line.startswith("#"))
+                if r["agent"] == "value"]
+    parts = []
+    for r in rows:
+        parts.append(f"{100 * float(r['win_rate']):.2f}% ({100 * float(r['win_low']):.2f}-"
+                     f"{100 * float(r['win_high']):.2f}%) of {r['variant']}/{r['weapon_rule']}"
+                     f" seeds {r['seeds']} ({r['note']})")
+    return ("As `python scripts/reference_agents.py --redo value` wrote "
+            "`data/reference-agents.csv`, the policy wins " + "; ".join(parts) + ".")
+
+
+def rewrite(text: str, name: str, body: str) -> str:
+    """``text`` with the block ``name`` holding ``body``."""
+    start, end = f"<!-- {name}: start -->", f"<!-- {name}: end -->"
+    if start not in text or end not in text:
+        raise SystemExit(f"{PAGE}: no block {name}")
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    return f"{head}{start}\n{body}\n{end}{tail}"
+
+
+def docs(out: Path) -> None:
+    """Rewrite docs/value.md's blocks from the figures files and the reference rows."""
+    text = PAGE.read_text()
+    where = shown(out)
+    for name, file in (("policy-rank", "figures.jsonl"),
+                       ("policy-rank-confirm", "figures-confirm.jsonl")):
+        figures = figures_in(out / file)
+        seeds = {f["seeds"] for f in figures.values()}
+        flag = "" if file == "figures.jsonl" else f" --figures {file}"
+        text = rewrite(text, name, "\n".join([
+            f"As `python scripts/policy_rank.py --out {where}{flag} --table` prints it "
+            f"(classic/strict, deals {', '.join(sorted(seeds))}):", "", table(figures)]))
+    text = rewrite(text, "policy-line", reference_line())
+    PAGE.write_text(text)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--out", type=Path, required=True, help="directory of the arms")
     p.add_argument("--arm", help="fit (once) and measure the arm of this name")
     p.add_argument("--table", action="store_true", help="print every arm, paired")
+    p.add_argument("--docs", action="store_true", help="rewrite docs/value.md's blocks")
     p.add_argument("--ship", metavar="ARM", help="copy the arm's model to the package")
     p.add_argument("--base", type=Path, default=BASE,
                    help="the fair agent's decisions (Parquet; default %(default)s)")
@@ -199,17 +261,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--batch", type=int, default=256, help="decisions a gradient step")
     p.add_argument("--learning-rate", type=float, default=3e-4)
     p.add_argument("--measure", type=int, default=500, help="dev deals measured (default 500)")
+    p.add_argument("--first", type=int, default=MEASURE,
+                   help="the first deal measured (default %(default)s: the dev deals)")
+    p.add_argument("--figures", default="figures.jsonl",
+                   help="the figures file in --out (default %(default)s)")
     args = p.parse_args(argv)
     if not 1 <= args.measure <= 10_000 or not 1 <= args.deals <= 64 \
-            or not 1 <= args.exact <= 256:
-        p.error("--measure 1..10000, --deals 1..64, --exact 1..256")
+            or not 1 <= args.exact <= 256 or not MEASURE <= args.first <= 2_000_000:
+        p.error(f"--measure 1..10000, --deals 1..64, --exact 1..256, --first {MEASURE:,}.."
+                f"2,000,000 (deals never fitted on)")
     out: Path = args.out
-    figures_path = out / "figures.jsonl"
-    figures: dict[str, dict[str, Any]] = {}
-    if figures_path.exists():
-        for line in figures_path.read_text().splitlines():
-            f = json.loads(line)
-            figures[f["arm"]] = f
+    figures_path = out / args.figures
+    figures = figures_in(figures_path)
+    if args.docs:
+        docs(out)
+        return 0
     if args.table:
         print(table(figures))
         return 0
@@ -225,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.arm:
         p.error("--arm, --table or --ship")
     out.mkdir(parents=True, exist_ok=True)
-    seeds = range(MEASURE, MEASURE + args.measure)
+    seeds = range(args.first, args.first + args.measure)
 
     def record(name: str, model: ValueModel, options: dict[str, Any]) -> None:
         if name in figures:
