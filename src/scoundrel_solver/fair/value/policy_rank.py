@@ -37,6 +37,7 @@ that the policy plays unchanged.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import time
@@ -491,19 +492,31 @@ def rank_loss(model: ValueModel, rs: RankSet, temperature: float, abs_weight: fl
     weights of each network (``{"win": [(dW, db), ...], "score": [...]}``), by JAX in
     float32: the rank loss (mean over decisions) + ``abs_weight`` x the absolute loss
     (mean over actions that do not end the game) + ``l2`` x the squared weights."""
-    jax = _jax()
     o = _check_options(temperature, abs_weight, l2)
     _check_set(rs)
-    batch = _batch(rs, np.arange(rs.decisions), rs.decisions, model.mean, model.scale)
-
-    def total(params: Any) -> Any:
-        rank, absolute, squares, _ = _loss_parts(params, batch, o, rs.bonus,
-                                                 model.score_mean, model.score_scale)
-        return rank + o.abs_weight * absolute + o.l2 * squares
-
-    value, grad = jax.value_and_grad(total)(_params_of(model))
+    # decisions padded to a power of two: sets of like size share one compiled loss
+    size = max(8, 1 << (rs.decisions - 1).bit_length())
+    batch = _batch(rs, np.arange(rs.decisions), size, model.mean, model.scale)
+    scalars = np.array([o.temperature, o.abs_weight, o.l2, rs.bonus, model.score_mean,
+                        model.score_scale], np.float32)
+    value, grad = _loss_and_grad()(_params_of(model), batch, scalars)
     return float(value), {k: [(np.asarray(w), np.asarray(b)) for w, b in grad[k]]
                           for k in ("win", "score")}
+
+
+@functools.cache
+def _loss_and_grad() -> Any:
+    """The whole loss and its gradient by the weights, compiled once a shape: the options,
+    win bonus and score scale are traced numbers (``scalars``), not constants."""
+    jax = _jax()
+
+    def total(params: Any, batch: _Batch, scalars: Any) -> Any:
+        t, abs_weight, l2, bonus, s_mean, s_scale = (scalars[i] for i in range(6))
+        rank, absolute, squares, _ = _loss_parts(params, batch, _Options(t, abs_weight, l2),
+                                                 bonus, s_mean, s_scale)
+        return rank + abs_weight * absolute + l2 * squares
+
+    return jax.jit(jax.value_and_grad(total))
 
 
 def _scratch(rs: RankSet, hidden: Sequence[int], score_hidden: Sequence[int], seed: int
