@@ -158,10 +158,10 @@ def paired(arm: dict[str, Any], base: dict[str, Any]) -> tuple[float, float, flo
 
 def table(figures: dict[str, dict[str, Any]]) -> str:
     """Every arm's figures as a Markdown table, paired against the shipped model."""
-    lines = ["| arm | T | abs weight | l2 | epochs (kept) | deals | won | win rate (95% Wilson) "
-             "| paired difference (95%) | only arm / only shipped | mean score "
-             "| held-out regret | decisions per CPU s |",
-             "|---|---:|---:|---:|---:|---|---:|---|---|---:|---:|---:|---:|"]
+    lines = ["| arm | start | fit deals | T | abs weight | epochs (kept) | measured deals | won "
+             "| win rate (95% Wilson) | paired difference (95%) | only arm / only shipped "
+             "| mean score | held-out regret | decisions per CPU s |",
+             "|---|---|---|---:|---:|---:|---|---:|---|---|---:|---:|---:|---:|"]
     base = figures.get("shipped")
     for name, f in figures.items():
         o = f.get("options", {})
@@ -173,9 +173,11 @@ def table(figures: dict[str, dict[str, Any]]) -> str:
             pair = only = "-"
         epochs = f"{o['epochs']} ({o['kept_epoch']})" if "epochs" in o else "-"
         regret = f"{o['regret']:.2f}" if "regret" in o else "-"
+        start = str(o.get("start", "-")).replace("given model", "shipped")
+        deals = f"{o['deals']} ({o['exact']})" if "deals" in o else "-"
         lines.append(
-            f"| {name} | {o.get('temperature', '-')} | {o.get('abs_weight', '-')} | "
-            f"{o.get('l2', '-')} | {epochs} | {f['seeds']} | {f['wins']} | "
+            f"| {name} | {start} | {deals} | {o.get('temperature', '-')} | "
+            f"{o.get('abs_weight', '-')} | {epochs} | {f['seeds']} | {f['wins']} | "
             f"{100 * f['win_rate']:.1f}% ({100 * f['win_low']:.1f}-{100 * f['win_high']:.1f}%)"
             f" | {pair} | {only} | {f['mean_score']:.1f} | {regret} | "
             f"{f['decisions_per_s']:,.0f} |")
@@ -250,7 +252,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--play", action="append", default=[], metavar="ARM:FIRST:GAMES",
                    help="also fit on the decisions of the arm's policy on GAMES training "
                         "deals from seed FIRST, labelled by the fair agent's search")
-    p.add_argument("--start", choices=("shipped", "scratch"), default="shipped")
+    p.add_argument("--start", default="shipped",
+                   help="start from: shipped (the package's model), scratch, or a model file")
     p.add_argument("--hidden", default="64", help="hidden widths from scratch, comma-separated")
     p.add_argument("--score-hidden", help="the score network's widths from scratch "
                                           "(default: --hidden)")
@@ -317,7 +320,9 @@ def main(argv: list[str] | None = None) -> int:
             rs = rank_sets_joined([rs, *(q for q, _ in plays)])
             what["play"] = [w for _, w in plays]
         t = time.process_time()
-        model = fit_rank(rs, shipped if args.start == "shipped" else None,
+        first = {"shipped": shipped, "scratch": None}.get(args.start) \
+            or load_model(args.start)
+        model = fit_rank(rs, first,
                          temperature=args.temperature, abs_weight=args.abs_weight,
                          l2=args.l2, epochs=args.epochs, batch_decisions=args.batch,
                          learning_rate=args.learning_rate,
@@ -325,8 +330,9 @@ def main(argv: list[str] | None = None) -> int:
                          score_hidden=(None if args.score_hidden is None else
                                        tuple(int(h) for h in args.score_hidden.split(","))),
                          fit={**stamp, **what,
-                              "start_model": (shown(POLICY_MODEL) if args.start == "shipped"
-                                              else "scratch")},
+                              "start_model": {"shipped": shown(POLICY_MODEL),
+                                              "scratch": "scratch"}.get(
+                                                  args.start, shown(Path(args.start)))},
                          log=log)
         model.fit["fit_cpu_s"] = round(time.process_time() - t, 1)
         model.save(path)
