@@ -4,6 +4,7 @@
     python scripts/policy_rank.py --out DIR --table                   # every arm, paired
     python scripts/policy_rank.py --out DIR --ship NAME               # the arm's model in
     python scripts/policy_rank.py --out DIR --docs                    # docs/value.md's blocks
+    python scripts/policy_rank.py --out DIR --phases MODEL            # held-out regret by phase
 
 The ranking set (``scoundrel_solver.fair.value.policy_rank.rank_set``) is built once from
 the fair agent's decisions (``--base``, ``data/value-decisions-train.parquet``, every game
@@ -17,9 +18,10 @@ arm against it deal by deal. Every step is resumable: a rerun skips what is writ
 
 ``--docs`` rewrites docs/value.md's blocks between ``<!-- NAME: start -->`` and
 ``<!-- NAME: end -->``: ``policy-rank`` (``--table`` of ``figures.jsonl``),
-``policy-rank-confirm`` (of ``figures-confirm.jsonl``) and ``policy-line`` (the shipped
+``policy-rank-confirm`` (of ``figures-confirm.jsonl``), ``policy-line`` (the shipped
 policy's rows of ``data/reference-agents.csv``, as ``scripts/reference_agents.py
---redo value`` wrote them).
+--redo value`` wrote them) and ``policy-phases`` (``--phases`` of the value the ranking
+fit replaced and of the shipped one).
 """
 
 from __future__ import annotations
@@ -220,9 +222,20 @@ def rewrite(text: str, name: str, body: str) -> str:
     return f"{head}{start}\n{body}\n{end}{tail}"
 
 
-def docs(out: Path) -> None:
-    """Rewrite docs/value.md's blocks from the figures files and the reference rows."""
+PHASES_OF = (("The value the ranking fit replaced", ROOT / "data" / "experiments" / "round-policy"
+              / "model-final.json"), ("The shipped value", POLICY_MODEL))
+
+
+def docs(out: Path, cache: Path) -> None:
+    """Rewrite docs/value.md's blocks from the figures files, the reference rows and the
+    held-out regret by phase (on the ranking set of 16 deals drawn, up to 32 enumerated)."""
     text = PAGE.read_text()
+    rs = the_set(BASE, 16, 32, cache)[0]
+    parts = []
+    for what, path in PHASES_OF:
+        parts += [f"{what} (`python scripts/policy_rank.py --out {shown(out)} --deals 16 "
+                  f"--exact 32 --phases {shown(path)}`):", "", phases(rs, load_model(path)), ""]
+    text = rewrite(text, "policy-phases", "\n".join(parts).rstrip())
     where = shown(out)
     for name, file in (("policy-rank", "figures.jsonl"),
                        ("policy-rank-confirm", "figures-confirm.jsonl")):
@@ -236,12 +249,57 @@ def docs(out: Path) -> None:
     PAGE.write_text(text)
 
 
+def phases(rs: RankSet, model: ValueModel) -> str:
+    """The held-out regret of ``model`` (the teacher's utility lost a decision by playing
+    the model's choice; the games :func:`fit_rank` holds out) by phase of the game, as a
+    Markdown table. A decision's phase is its unseen cards (those of its first action
+    that does not end the game)."""
+    from scoundrel_solver.fair.value.features import FEATURES
+    from scoundrel_solver.fair.value.train import split_by_game
+
+    _, val = split_by_game(rs.game, 0)
+    unseen = FEATURES.index("unseen")
+    by: dict[str, list[float]] = {}
+    for d in np.flatnonzero(val):
+        acts = range(int(rs.decision_actions[d]), int(rs.decision_actions[d + 1]))
+        u, t, phase = [], [], "game ends"
+        for a in acts:
+            lo, hi = int(rs.action_rows[a]), int(rs.action_rows[a + 1])
+            if rs.ends[a]:
+                w, s = float(rs.end_win[a]), float(rs.end_score[a])
+            else:
+                x = rs.x[lo:hi].astype(np.float64)
+                w = float(rs.weight[lo:hi] @ model.win(x))
+                s = float(rs.weight[lo:hi] @ model.score(x))
+                if phase == "game ends":
+                    n = rs.x[lo, unseen]
+                    phase = "more than 30" if n > 30 else "13-30" if n > 12 else "12 or fewer"
+            u.append(s + rs.bonus * w)
+            t.append(float(rs.teacher_score[a]) + rs.bonus * float(rs.teacher_win[a]))
+        best = max(t)
+        by.setdefault(phase, []).append(best - t[int(np.argmax(u))])
+    total = sum(sum(v) for v in by.values())
+    lines = ["| unseen cards | held-out decisions | mean regret | share of the regret "
+             "| not the teacher's choice |", "|---|---:|---:|---:|---:|"]
+    for phase in ("more than 30", "13-30", "12 or fewer", "game ends"):
+        v = np.array(by.get(phase, []))
+        if len(v):
+            lines.append(f"| {phase} | {len(v):,} | {v.mean():.2f} | "
+                         f"{100 * v.sum() / total:.0f}% | {100 * (v > 1e-9).mean():.0f}% |")
+    every = np.concatenate([np.array(v) for v in by.values()])
+    lines.append(f"| all | {len(every):,} | {every.mean():.2f} | 100% | "
+                 f"{100 * (every > 1e-9).mean():.0f}% |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--out", type=Path, required=True, help="directory of the arms")
     p.add_argument("--arm", help="fit (once) and measure the arm of this name")
     p.add_argument("--table", action="store_true", help="print every arm, paired")
     p.add_argument("--docs", action="store_true", help="rewrite docs/value.md's blocks")
+    p.add_argument("--phases", type=Path, metavar="MODEL",
+                   help="print the model's held-out regret by phase (on --deals, --exact)")
     p.add_argument("--ship", metavar="ARM", help="copy the arm's model to the package")
     p.add_argument("--base", type=Path, default=BASE,
                    help="the fair agent's decisions (Parquet; default %(default)s)")
@@ -277,7 +335,11 @@ def main(argv: list[str] | None = None) -> int:
     figures_path = out / args.figures
     figures = figures_in(figures_path)
     if args.docs:
-        docs(out)
+        docs(out, args.cache)
+        return 0
+    if args.phases:
+        print(phases(the_set(args.base, args.deals, args.exact, args.cache)[0],
+                     load_model(args.phases)))
         return 0
     if args.table:
         print(table(figures))
