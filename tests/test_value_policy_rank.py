@@ -32,6 +32,7 @@ from scoundrel_solver.fair.value.policy_rank import (  # noqa: E402
     rank_loss,
     rank_loss_slow,
     rank_set,
+    rank_set_of_play,
     rank_sets_joined,
 )
 
@@ -149,6 +150,10 @@ def test_set_of_games_joins_saves_and_refuses(tmp_path: Path) -> None:
         rank_set([bad])
     with pytest.raises(SolverError, match="evaluation seed"):
         rank_set([[{**r, "seed": 7} for r in games[0]]])
+    with pytest.raises(SolverError, match="measured deal"):
+        rank_set([[{**r, "seed": 1_900_123} for r in games[0]]])
+    with pytest.raises(SolverError, match="measured deal"):
+        rank_set_of_play(lambda info: info.legal_actions()[0], [1_900_000], "classic")
     with pytest.raises(SolverError, match="deals"):
         rank_set(games[:1], deals=0)
 

@@ -32,7 +32,8 @@ lowest held-out regret: the teacher's utility lost, on a tenth of the games, by
 playing the model's choice instead of the teacher's.
 
 The result is a :class:`~.model.ValueModel` (two networks and the standardisation)
-that the policy plays unchanged.
+that the policy plays unchanged. Neither the evaluation seeds nor the deals the fits
+are measured on (:data:`MEASURED_SEEDS`) are ever fitted on.
 """
 
 from __future__ import annotations
@@ -58,8 +59,9 @@ from .model import Net, ValueModel
 from .policy import MAX_SAMPLES, _Deals, dealt_rows
 
 __all__ = [
-    "MAX_ACTIONS", "MAX_DECISIONS", "MAX_EPOCHS", "MAX_ROWS", "RankSet", "decision_rows",
-    "fit_rank", "rank_loss", "rank_loss_slow", "rank_set", "rank_set_of_play", "rank_sets_joined",
+    "MAX_ACTIONS", "MAX_DECISIONS", "MAX_EPOCHS", "MAX_ROWS", "MEASURED_SEEDS", "RankSet",
+    "decision_rows", "fit_rank", "rank_loss", "rank_loss_slow", "rank_set", "rank_set_of_play",
+    "rank_sets_joined",
 ]
 
 MAX_ACTIONS: Final = 16
@@ -70,6 +72,9 @@ MAX_ROWS: Final = 20_000_000
 """The most feature rows one set may hold (float32: 110 features, about 9 GB at most)."""
 MAX_EPOCHS: Final = 200
 """The most passes over the decisions one fit may make."""
+MEASURED_SEEDS: Final = range(1_900_000, 1_910_000)
+"""The training-range deals the policy's fits are measured on (the dev deals and those of
+confirmations): never fitted on, as the evaluation seeds."""
 _MAX_EXACT: Final = 256  # the policy's own bound on enumerated deals
 _F: Final = len(FEATURES)
 
@@ -161,6 +166,17 @@ def decision_rows(info: InfoState, actions: Sequence[sc.Action], deals: int, exa
     return out
 
 
+def _check_fitted_seeds(seeds: Sequence[int]) -> None:
+    """Refuse the evaluation seeds and the measured ones as training data."""
+    from .policy_fit import _check_seeds
+
+    _check_seeds(seeds)
+    for s in seeds:
+        if s in MEASURED_SEEDS:
+            raise SolverError(f"seed {s} is a measured deal ({MEASURED_SEEDS.start:,}.."
+                              f"{MEASURED_SEEDS.stop - 1:,}): never fit on those")
+
+
 class _Builder:
     """A ranking set decision by decision."""
 
@@ -216,11 +232,9 @@ def rank_set(games: Sequence[Sequence[dict[str, Any]]], deals: int = 8, exact: i
     order of ``decision``): every game replayed from its seed, each decision checked
     against its row. Games of the evaluation seeds are refused. ``stop`` is asked between
     games (a stopped build returns the games done)."""
-    from .policy_fit import _check_seeds
-
     if not games:
         raise SolverError("no games to build a ranking set of")
-    _check_seeds(int(g[0]["seed"]) for g in games)
+    _check_fitted_seeds([int(g[0]["seed"]) for g in games])
     variants = {r["variant"] for g in games for r in g}
     if len(variants) != 1:
         raise SolverError(f"games of {len(variants)} variants: one a set")
@@ -253,11 +267,11 @@ def rank_set_of_play(choose: Callable[[InfoState], sc.Action], seeds: Sequence[i
     positions the policy reaches, which the fair agent's games miss). Evaluation seeds
     are refused; ``stop`` is asked between games."""
     from ..agent import FairAgent
-    from .policy_fit import MAX_GAMES, _check_seeds, policy_positions
+    from .policy_fit import MAX_GAMES, policy_positions
 
     if not 1 <= len(seeds) <= MAX_GAMES:
         raise SolverError(f"{len(seeds):,} games: 1..{MAX_GAMES:,} a call")
-    _check_seeds(seeds)
+    _check_fitted_seeds(seeds)
     teacher = agent or FairAgent()
     out = _Builder(variant, deals, exact)
     for seed in seeds:
