@@ -18,8 +18,8 @@ from scoundrel_solver.errors import SolverError
 from scoundrel_solver.fair.api import make_agent, play_with
 from scoundrel_solver.fair.value.policy import (
     EXACT_DEALS,
+    Deals,
     ValuePolicy,
-    _Deals,
     _multisets,
     dealt_rows,
     dealt_rows_slow,
@@ -55,7 +55,7 @@ def test_dealt_rows_match_states_built_card_by_card(seed: int, n_cards: int, ste
     every dealt state built one card at a time, exact deals and sampled ones alike."""
     s, info = _walk(seed, n_cards, steps)
     assume(not s.is_over)
-    deals = _Deals(info, samples)
+    deals = Deals(info, samples)
     for node in _chance_nodes(info):
         counts, weights = deals.counts(min(node.to_draw, len(node.base.unseen)))
         assert abs(weights.sum() - 1.0) < 1e-9 and (weights > 0).all()
@@ -292,8 +292,8 @@ def test_search_labels_are_the_searchs_values() -> None:
             chosen = values[agent.choose(info)[0]]
             assert labels[0][1:] == pytest.approx((chosen.searched_win_chance,
                                                    chosen.expected_score), rel=1e-9)
-        children = {info.apply(a).to_text(): v for a, v in values.items()
-                    if isinstance(info.apply(a), InfoState)}
+        children = {after.to_text(): v for a, v in values.items()
+                    if isinstance(after := info.apply(a), InfoState)}
         for child, win, score in labels[1:]:
             v = children[child.to_text()]
             # two searches of one position may differ in the last bits of a sum

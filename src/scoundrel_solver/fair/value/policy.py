@@ -62,7 +62,7 @@ from .model import ValueModel, load_model
 __all__ = [
     "EXACT_DEALS", "MAX_GAMES", "MAX_ROUNDS", "MAX_SAMPLES", "POLICY_MODEL", "SAMPLES",
     "UTILITIES",
-    "PolicyValue", "ValuePolicy", "dealt_rows", "dealt_rows_slow", "exact_expectation",
+    "Deals", "PolicyValue", "ValuePolicy", "dealt_rows", "dealt_rows_slow", "exact_expectation",
     "fit_on_own_games", "own_games",
 ]
 
@@ -138,7 +138,7 @@ def _exact_deals(unseen_types: np.ndarray, cards: int) -> tuple[np.ndarray, np.n
     return np.array(deals, np.int64).reshape(-1, NKINDS), np.array(probs, np.float64)
 
 
-class _Deals:
+class Deals:
     """The deals a decision's chance nodes share. Every action of a decision leaves the
     same unseen cards, so the sampled deals are drawn once (lazily) and each chance node
     takes the first cards of each: a flee's four begin with a room end's three. The deals
@@ -268,7 +268,7 @@ class ValuePolicy:
         slow twin of the same numbers)."""
         if info.is_over:
             return []
-        deals = _Deals(info, self.samples)
+        deals = Deals(info, self.samples)
         bonus = agent_config(info.variant).win_bonus
         # per action: (terminal outcome) or (first row, rows, weights)
         plans: list[tuple[Action, tuple[float, float] | None, int, np.ndarray]] = []

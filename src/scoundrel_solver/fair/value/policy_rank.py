@@ -56,7 +56,7 @@ from ...errors import SolverError
 from ..config import agent_config
 from .features import FEATURES, features_of, features_of_row
 from .model import Net, ValueModel
-from .policy import MAX_SAMPLES, _Deals, dealt_rows
+from .policy import MAX_SAMPLES, Deals, dealt_rows
 
 __all__ = [
     "MAX_ACTIONS", "MAX_DECISIONS", "MAX_EPOCHS", "MAX_ROWS", "MEASURED_SEEDS", "RankSet",
@@ -150,7 +150,7 @@ def decision_rows(info: InfoState, actions: Sequence[sc.Action], deals: int, exa
     if not 1 <= deals <= MAX_SAMPLES or not 1 <= exact <= _MAX_EXACT:
         raise SolverError(f"deals {deals} and exact {exact}: 1..{MAX_SAMPLES} deals drawn, "
                           f"1..{_MAX_EXACT} enumerated")
-    shared = _Deals(info, deals, exact)
+    shared = Deals(info, deals, exact)
     out: list[tuple[tuple[float, float] | None, np.ndarray, np.ndarray]] = []
     for a in actions:
         after = info.apply(a)
@@ -168,9 +168,9 @@ def decision_rows(info: InfoState, actions: Sequence[sc.Action], deals: int, exa
 
 def _check_fitted_seeds(seeds: Sequence[int]) -> None:
     """Refuse the evaluation seeds and the measured ones as training data."""
-    from .policy_fit import _check_seeds
+    from .policy_fit import check_training_seeds
 
-    _check_seeds(seeds)
+    check_training_seeds(seeds)
     for s in seeds:
         if s in MEASURED_SEEDS:
             raise SolverError(f"seed {s} is a measured deal ({MEASURED_SEEDS.start:,}.."
