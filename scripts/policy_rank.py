@@ -321,6 +321,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--epochs", type=int, default=10)
     p.add_argument("--batch", type=int, default=256, help="decisions a gradient step")
     p.add_argument("--learning-rate", type=float, default=3e-4)
+    p.add_argument("--seed", type=int, default=0,
+                   help="the held-out games' and the batches' random seed")
     p.add_argument("--measure", type=int, default=500, help="dev deals measured (default 500)")
     p.add_argument("--first", type=int, default=MEASURE,
                    help="the first deal measured (default %(default)s: the dev deals)")
@@ -387,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
         model = fit_rank(rs, first,
                          temperature=args.temperature, abs_weight=args.abs_weight,
                          l2=args.l2, epochs=args.epochs, batch_decisions=args.batch,
-                         learning_rate=args.learning_rate,
+                         learning_rate=args.learning_rate, seed=args.seed,
                          hidden=tuple(int(h) for h in args.hidden.split(",")),
                          score_hidden=(None if args.score_hidden is None else
                                        tuple(int(h) for h in args.score_hidden.split(","))),
