@@ -33,8 +33,10 @@ seen so far get the same values and the same decisions.
 
 :func:`fit_on_own_games` fits a value for the policy on its own games as well as the
 fair agent's (fitted value iteration on outcomes), since one ply asks the value about
-positions the fair agent never reaches; :mod:`.policy_fit` fits the one it plays by
-default (:data:`POLICY_MODEL`) on its positions with the fair agent's search as teacher.
+positions the fair agent never reaches; :mod:`.policy_fit` fits a value on its positions
+with the fair agent's search as teacher, and :mod:`.policy_rank` refits one to rank each
+decision's actions as that search does: the one it plays by default
+(:data:`POLICY_MODEL`).
 """
 
 from __future__ import annotations
@@ -235,8 +237,8 @@ class ValuePolicy:
 
     ``model`` is the learned value, or the path of a model file
     (:func:`~.model.load_model`; default: :data:`POLICY_MODEL`, the value fitted for the
-    policy on its own positions with the fair agent's search as teacher,
-    :mod:`.policy_fit`), ``samples`` the deals drawn where they are too many to enumerate
+    policy with the fair agent's search as teacher, :mod:`.policy_fit`, then to rank each
+    decision's actions as the search does, :mod:`.policy_rank`), ``samples`` the deals drawn where they are too many to enumerate
     (1..:data:`MAX_SAMPLES`), ``utility`` one of :data:`UTILITIES`.
     """
 
