@@ -238,8 +238,9 @@ class ValuePolicy:
     ``model`` is the learned value, or the path of a model file
     (:func:`~.model.load_model`; default: :data:`POLICY_MODEL`, the value fitted for the
     policy with the fair agent's search as teacher, :mod:`.policy_fit`, then to rank each
-    decision's actions as the search does, :mod:`.policy_rank`), ``samples`` the deals drawn where they are too many to enumerate
-    (1..:data:`MAX_SAMPLES`), ``utility`` one of :data:`UTILITIES`.
+    decision's actions as the search does, :mod:`.policy_rank`), ``samples`` the deals
+    drawn where they are too many to enumerate (1..:data:`MAX_SAMPLES`), ``utility`` one
+    of :data:`UTILITIES`.
     """
 
     def __init__(self, model: ValueModel | str | Path | None = None, samples: int = SAMPLES,
