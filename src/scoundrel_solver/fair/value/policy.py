@@ -33,8 +33,10 @@ seen so far get the same values and the same decisions.
 
 :func:`fit_on_own_games` fits a value for the policy on its own games as well as the
 fair agent's (fitted value iteration on outcomes), since one ply asks the value about
-positions the fair agent never reaches; :mod:`.policy_fit` fits the one it plays by
-default (:data:`POLICY_MODEL`) on its positions with the fair agent's search as teacher.
+positions the fair agent never reaches; :mod:`.policy_fit` fits a value on its positions
+with the fair agent's search as teacher, and :mod:`.policy_rank` refits one to rank each
+decision's actions as that search does: the one it plays by default
+(:data:`POLICY_MODEL`).
 """
 
 from __future__ import annotations
@@ -62,7 +64,7 @@ from .model import ValueModel, load_model
 __all__ = [
     "EXACT_DEALS", "MAX_GAMES", "MAX_ROUNDS", "MAX_SAMPLES", "POLICY_MODEL", "SAMPLES",
     "UTILITIES",
-    "PolicyValue", "ValuePolicy", "dealt_rows", "dealt_rows_slow", "exact_expectation",
+    "Deals", "PolicyValue", "ValuePolicy", "dealt_rows", "dealt_rows_slow", "exact_expectation",
     "fit_on_own_games", "own_games",
 ]
 
@@ -138,14 +140,17 @@ def _exact_deals(unseen_types: np.ndarray, cards: int) -> tuple[np.ndarray, np.n
     return np.array(deals, np.int64).reshape(-1, NKINDS), np.array(probs, np.float64)
 
 
-class _Deals:
+class Deals:
     """The deals a decision's chance nodes share. Every action of a decision leaves the
     same unseen cards, so the sampled deals are drawn once (lazily) and each chance node
-    takes the first cards of each: a flee's four begin with a room end's three."""
+    takes the first cards of each: a flee's four begin with a room end's three. The deals
+    are exact when they are at most ``exact`` distinct ones (the ranking fit of
+    :mod:`.policy_rank` enumerates fewer than the policy does)."""
 
-    def __init__(self, info: InfoState, samples: int) -> None:
+    def __init__(self, info: InfoState, samples: int, exact: int = EXACT_DEALS) -> None:
         self.info = info
         self.samples = samples
+        self.exact = exact
         self.unseen_types = np.array(sorted(card_type(c) for c in info.unseen), np.int64)
         self.kinds = len(np.unique(self.unseen_types))
         self._order: np.ndarray | None = None
@@ -153,7 +158,7 @@ class _Deals:
     def counts(self, cards: int) -> tuple[np.ndarray, np.ndarray]:
         """Deals of ``cards`` unseen cards as counts by kind (deals x NKINDS), and their
         weights (summing to 1)."""
-        if _multisets(self.kinds, cards) <= EXACT_DEALS:
+        if _multisets(self.kinds, cards) <= self.exact:
             return _exact_deals(self.unseen_types, cards)
         order = self.order()[:, :cards]
         rows = np.zeros((order.shape[0], NKINDS), np.int64)
@@ -232,9 +237,10 @@ class ValuePolicy:
 
     ``model`` is the learned value, or the path of a model file
     (:func:`~.model.load_model`; default: :data:`POLICY_MODEL`, the value fitted for the
-    policy on its own positions with the fair agent's search as teacher,
-    :mod:`.policy_fit`), ``samples`` the deals drawn where they are too many to enumerate
-    (1..:data:`MAX_SAMPLES`), ``utility`` one of :data:`UTILITIES`.
+    policy with the fair agent's search as teacher, :mod:`.policy_fit`, then to rank each
+    decision's actions as the search does, :mod:`.policy_rank`), ``samples`` the deals
+    drawn where they are too many to enumerate (1..:data:`MAX_SAMPLES`), ``utility`` one
+    of :data:`UTILITIES`.
     """
 
     def __init__(self, model: ValueModel | str | Path | None = None, samples: int = SAMPLES,
@@ -265,7 +271,7 @@ class ValuePolicy:
         slow twin of the same numbers)."""
         if info.is_over:
             return []
-        deals = _Deals(info, self.samples)
+        deals = Deals(info, self.samples)
         bonus = agent_config(info.variant).win_bonus
         # per action: (terminal outcome) or (first row, rows, weights)
         plans: list[tuple[Action, tuple[float, float] | None, int, np.ndarray]] = []

@@ -41,7 +41,8 @@ from .features import FEATURES, features_of, features_of_row
 from .model import ValueModel
 
 __all__ = [
-    "FORMAT", "MAX_GAMES", "base_labels", "fit_soft", "label_games", "labels_in",
+    "FORMAT", "MAX_GAMES", "base_labels", "check_training_seeds", "fit_soft", "label_games",
+    "labels_in",
     "policy_positions", "search_labels",
 ]
 
@@ -52,7 +53,8 @@ MAX_GAMES: Final = 100_000
 _MAX_DECISIONS: Final = 400  # a game of Scoundrel has at most 44 cards to resolve
 
 
-def _check_seeds(seeds: Iterable[int]) -> None:
+def check_training_seeds(seeds: Iterable[int]) -> None:
+    """Refuse the evaluation seeds as training data (a :class:`SolverError` naming one)."""
     from .train import EVAL_SEEDS
 
     for s in seeds:
@@ -112,7 +114,7 @@ def label_games(choose: Callable[[InfoState], sc.Action], seeds: Sequence[int], 
 
     if len(seeds) > MAX_GAMES:
         raise SolverError(f"{len(seeds):,} games: at most {MAX_GAMES:,} a call")
-    _check_seeds(seeds)
+    check_training_seeds(seeds)
     teacher = agent or FairAgent()
     done = {int(g["seed"]) for g in _lines(out)} if Path(out).exists() else set()
 
@@ -144,7 +146,7 @@ def labels_in(paths: Sequence[str | Path]
     games: list[int] = []
     for path in paths:
         for line in _lines(path):
-            _check_seeds([int(line["seed"])])
+            check_training_seeds([int(line["seed"])])
             for r in line["rows"]:
                 if len(r) != n + 2:
                     raise SolverError(f"{path}: a row of {len(r)} numbers, not {n + 2}")
@@ -197,7 +199,7 @@ def base_labels(paths: Sequence[str | Path], children: bool = True
             by_game.setdefault((r["variant"], int(r["seed"])), []).append(r)
     if not by_game:
         raise SolverError(f"no decisions in {', '.join(map(str, paths))}")
-    _check_seeds(sorted({seed for _, seed in by_game}))
+    check_training_seeds(sorted({seed for _, seed in by_game}))
     for (_, seed), rows in sorted(by_game.items()):
         rows.sort(key=lambda r: int(r["decision"]))
         found = [(features_of_row(r, r["variant"]), float(r["win_chance"]),
