@@ -151,9 +151,16 @@ def table_cells(arm: dict[int, dict[str, Any]], shipped: dict[int, dict[str, Any
     if not seeds:
         return None
 
-    def median_cpu(rows: dict[int, dict[str, Any]]) -> float:
-        key = "cpu" if "cpu" in rows[seeds[0]] else "cpu_seconds"
-        return statistics.median(float(rows[s][key]) for s in seeds)
+    def median_cpu(rows: dict[int, dict[str, Any]]) -> str:
+        # fair_ab rows say "cpu", Parquet records "cpu_seconds"; scoundrel-eval's say neither
+        cpu = [rows[s].get("cpu", rows[s].get("cpu_seconds")) for s in seeds]
+        known = [float(c) for c in cpu if c is not None]
+        return f"{statistics.median(known):.2f}" if len(known) == len(cpu) else "-"
+
+    def over_1s(row: dict[str, Any]) -> int:
+        if "over_1s" in row:
+            return int(row["over_1s"])
+        return sum(ms > 1000.0 for ms in row["decision_cpu_ms"])  # a Parquet record's
 
     p = paired(wins(shipped), wins(arm))
     lo, hi = (100 * x for x in p["b_minus_a_ci95"])
@@ -163,8 +170,8 @@ def table_cells(arm: dict[int, dict[str, Any]], shipped: dict[int, dict[str, Any
             f"{100 * p['b_minus_a']:+.1f} ({lo:+.1f} to {hi:+.1f})",
             # a p-value under 0.01 keeps a digit that shows it is not zero
             f"{p['sign_test_p']:.{3 if p['sign_test_p'] < 0.01 else 2}f}",
-            f"{median_cpu(arm):.2f} ({median_cpu(shipped):.2f})",
-            f"{sum(arm[s]['over_1s'] for s in seeds):,} of "
+            f"{median_cpu(arm)} ({median_cpu(shipped)})",
+            f"{sum(over_1s(arm[s]) for s in seeds):,} of "
             f"{sum(arm[s]['decisions'] for s in seeds):,}",
             "-" if same is None else f"{same:,}"]
 
