@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from policy_value import MEASURE, log, shown
 from scoundrel_solver.fair.api import play_with
 from scoundrel_solver.fair.value.model import ValueModel, load_model
 from scoundrel_solver.fair.value.policy import POLICY_MODEL, ValuePolicy
@@ -53,19 +54,6 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "value.md"
 REFERENCE = ROOT / "data" / "reference-agents.csv"
 BASE = ROOT / "data" / "value-decisions-train.parquet"
-MEASURE = 1_900_000
-
-
-def shown(path: Path) -> str:
-    """``path`` relative to the repository when it lies in it."""
-    try:
-        return str(path.resolve().relative_to(ROOT))
-    except ValueError:
-        return str(path)
-
-
-def log(text: str) -> None:
-    print(time.strftime("%H:%M:%S"), text, flush=True)
 
 
 def games_of(path: Path) -> list[list[dict[str, Any]]]:
