@@ -203,8 +203,9 @@ def build_parser() -> Parser:
                    default=None,
                    help=f"fair: depth 0 while more cards than this are unseen (0..{MAX_CARDS})")
     p.add_argument("--endgame", metavar="CARDS", type=int_within(0, MAX_CARDS), default=None,
-                   help="fair: PIMC (the variant's sampled orders) at or below this many unseen cards "
-                   f"(0..{MAX_CARDS}; 0: never; default 24 under classic, never elsewhere)")
+                   help="fair: PIMC (the variant's sampled orders) at or below this many "
+                   f"unseen cards (0..{MAX_CARDS}; 0: never; default 24 under classic, "
+                   "never elsewhere)")
     p.add_argument("--samples", metavar="K", type=int_within(1, MAX_SAMPLES), default=None,
                    help=f"pimc: dungeons sampled per decision (1..{MAX_SAMPLES:,}, default 16)")
     p.add_argument("--out", metavar="FILE",
