@@ -107,20 +107,22 @@ def test_client_killed_then_resumed_stores_every_seed_once(
 ) -> None:
     address = cluster[0]
     db = tmp_path / "c.sqlite"
-    proc = start_run(db, "--seeds", "0:100", "--variant", "hard", "--weapon-rule", "equal",
+    # Enough hard deals that the run is still going when ten rows are in (hard solves in
+    # ms: a hundred could all be stored before the kill lands).
+    proc = start_run(db, "--seeds", "0:1000", "--variant", "hard", "--weapon-rule", "equal",
                      "--scheduler", address, "--chunk-size", "10")
     before = wait_for_rows(db, 10, proc)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.communicate()
-    assert before < 100
-    code, out, err = run(capsys, "run", "--seeds", "0:100", "--variant", "hard",
+    assert before < 1000
+    code, out, err = run(capsys, "run", "--seeds", "0:1000", "--variant", "hard",
                          "--weapon-rule", "equal", "--db", str(db), "--scheduler", address)
     assert code == 0, err
     assert "already done" in out
-    assert stored(db) == expected("hard", "equal", range(100))
-    code, out, _ = run(capsys, "run", "--seeds", "0:100", "--variant", "hard",
+    assert stored(db) == expected("hard", "equal", range(1000))
+    code, out, _ = run(capsys, "run", "--seeds", "0:1000", "--variant", "hard",
                        "--weapon-rule", "equal", "--db", str(db), "--scheduler", address)
-    assert code == 0 and "0 results saved" in out and "100 already done" in out
+    assert code == 0 and "0 results saved" in out and "1000 already done" in out
 
 
 def test_ctrl_c_saves_says_so_in_one_line_and_the_run_resumes(
