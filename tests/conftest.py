@@ -100,6 +100,12 @@ def free_disk(where: Path) -> None:
     (where / "filler").unlink(missing_ok=True)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked ``jax`` run last. Once JAX has computed, its threads make every
+    later fork unsafe (it warns of a deadlock), and the kernel workers fork."""
+    items.sort(key=lambda item: item.get_closest_marker("jax") is not None)  # stable
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """One line when the browser tests were skipped (no Chromium, or no Playwright): a
     skip is otherwise easy to miss in the summary's count, and CI=true makes them fail."""

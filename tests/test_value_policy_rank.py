@@ -23,6 +23,8 @@ from scoundrel_solver.fair.value.policy import EXACT_DEALS, SAMPLES, ValuePolicy
 jax = pytest.importorskip("jax")
 pytest.importorskip("optax")
 
+pytestmark = pytest.mark.jax  # last in the run: see conftest.py
+
 from scoundrel_solver.fair.value.policy_rank import (  # noqa: E402
     MAX_ACTIONS,
     MAX_EPOCHS,
