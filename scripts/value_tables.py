@@ -11,9 +11,13 @@ data/value-model.json`` (the learned value on the same decisions), and the model
 record of its fit. Between ``<!-- shown-table: start -->`` and ``<!-- shown-table:
 end -->``: the same with ``--shown`` and the shipped calibration (the chances a player
 is shown on the same decisions, and the expected scores, the search's and the shown,
-against the games' final scores). The README's line on the shown chance, between
-``<!-- calibration-line: start -->`` and ``<!-- calibration-line: end -->``, comes
-from the same figures. The reliability figure, ``docs/img/value-reliability.png``, is
+against the games' final scores). Between ``<!-- shown-variants-table: start -->`` and
+``<!-- shown-variants-table: end -->``: the same for each other calibrated variant
+(``OTHERS``), on its own held-out decisions
+(``data/value-decisions-VARIANT-eval.parquet``) with its own calibration. The
+README's line on the shown chance, between ``<!-- calibration-line: start -->`` and
+``<!-- calibration-line: end -->``, comes from the same figures. The reliability
+figure, ``docs/img/value-reliability.png``, is
 :func:`~scoundrel_solver.fair.value.calibration.plot_reliability` of the same report
 (written, not checked: its pixels are matplotlib's). ``tests/test_value_tables.py``
 fails when a block differs from what this script writes.
@@ -35,6 +39,21 @@ FIGURE = ROOT / "docs" / "img" / "value-reliability.png"
 EVAL = ROOT / "data" / "value-decisions-eval.parquet"
 MODEL = ROOT / "data" / "value-model.json"
 SHOWN = ROOT / "src" / "scoundrel_solver" / "fair" / "value" / "shown-classic-strict.json"
+OTHERS = ("classic/equal", "hard/strict")
+"""The other calibrated variants: each has its own held-out decisions in data/."""
+
+
+def _slug(variant: str) -> str:
+    return variant.replace("/", "-")
+
+
+def other_eval(variant: str) -> Path:
+    """The held-out decisions of a calibrated variant other than classic/strict."""
+    return ROOT / "data" / f"value-decisions-{_slug(variant)}-eval.parquet"
+
+
+def other_shown(variant: str) -> Path:
+    return ROOT / "src" / "scoundrel_solver" / "fair" / "value" / f"shown-{_slug(variant)}.json"
 
 
 def figure() -> None:
@@ -92,7 +111,45 @@ def blocks() -> dict[str, str]:
             f"fewer), against {search_lines['all']['ece']:.1f} for the search's own chance"
             + _score_clause(cal) +
             " ([docs/value.md](docs/value.md), `python scripts/value_tables.py`).")
+    others = [v for v in OTHERS if other_eval(v).exists() and other_shown(v).exists()]
+    if others:
+        out["shown-variants-table"] = "\n\n".join(_other_table(v) for v in others)
+        if "calibration-line" in out:
+            out["calibration-line"] = out["calibration-line"].replace(
+                " ([docs/value.md]", _others_clause(others) + " ([docs/value.md]", 1)
     return out
+
+
+def _other_report(variant: str) -> dict[str, Any]:
+    cal = calibration_report(other_eval(variant), bins=10, shown=other_shown(variant))
+    cal["file"] = str(other_eval(variant).relative_to(ROOT))
+    return cal
+
+
+def _other_table(variant: str) -> str:
+    """One calibrated variant's held-out table, with where its data and fit come from."""
+    from scoundrel_solver.fair.value.shown import load_shown
+
+    cal = _other_report(variant)
+    fit = load_shown(other_shown(variant)).fit
+    name = str(other_shown(variant).relative_to(ROOT))
+    return "\n".join([
+        f"**{variant}**: the calibration shipped as `{name}`, fitted by "
+        f"`{fit.get('command', '?')}` on {fit['decisions']:,} decisions of {fit['games']:,} "
+        f"games (seeds {fit['seeds']}, commit {fit.get('commit', '?')}), on held-out "
+        f"decisions, as `scoundrel-value calibration {cal['file']} --shown {name}` prints it:",
+        "", format_report(cal)])
+
+
+def _others_clause(others: list[str]) -> str:
+    """The README line's words on the other calibrated variants."""
+    parts = []
+    for v in others:
+        cal = _other_report(v)
+        lines, search = cal["calibrated"]["lines"], cal["shown"]
+        parts.append(f"{v} {lines['all']['ece']:.1f} over {cal['games']:,} held-out games "
+                     f"(the search's own: {search['all']['ece']:.1f})")
+    return "; under " + " and ".join(parts)
 
 
 def _score_clause(cal: dict[str, Any]) -> str:
@@ -119,7 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     stale = []
     made = blocks()
-    for page, names in ((PAGE, ["calibration-table", "model-table", "shown-table"]),
+    for page, names in ((PAGE, ["calibration-table", "model-table", "shown-table",
+                                "shown-variants-table"]),
                         (README, ["calibration-line"])):
         text = page.read_text()
         new = text
