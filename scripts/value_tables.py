@@ -39,7 +39,7 @@ FIGURE = ROOT / "docs" / "img" / "value-reliability.png"
 EVAL = ROOT / "data" / "value-decisions-eval.parquet"
 MODEL = ROOT / "data" / "value-model.json"
 SHOWN = ROOT / "src" / "scoundrel_solver" / "fair" / "value" / "shown-classic-strict.json"
-OTHERS = ("classic/equal", "hard/strict")
+OTHERS = ("classic/equal", "hard/strict", "hard/equal")
 """The other calibrated variants: each has its own held-out decisions in data/."""
 
 
@@ -149,7 +149,7 @@ def _others_clause(others: list[str]) -> str:
         lines, search = cal["calibrated"]["lines"], cal["shown"]
         parts.append(f"{v} {lines['all']['ece']:.1f} over {cal['games']:,} held-out games "
                      f"(the search's own: {search['all']['ece']:.1f})")
-    return "; under " + " and ".join(parts)
+    return "; under " + ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def _score_clause(cal: dict[str, Any]) -> str:

@@ -31,10 +31,9 @@ Why each row holds what it holds (the measurements are in docs/fair.md):
 - ``hard`` never flees: a search without flee branches is cheaper, so it gets
   a larger budget and deepens from 40 unseen cards; sampled orders did not
   help it.
-- ``classic/strict``, ``classic/equal`` and ``hard/strict`` show calibrated win
-  chances (``shown``): each one's own games were recorded to fit its calibration
-  (the search's chance reads a win model of classic games, far too high under
-  hard); the other variants show the search's.
+- ``classic`` and ``hard`` show calibrated win chances (``shown``): each variant's
+  own games were recorded to fit its calibration (the search's chance reads a win
+  model of classic games, far too high under hard); ``easy`` shows the search's.
 - ``easy`` flees at will: its games are long and won anyway, so a small
   budget keeps them quick.
 """
@@ -52,7 +51,7 @@ from scoundrel_core.variants import FLEE_RULES, WEAPON_RULES, Variant, get_varia
 from ..errors import SolverError
 from .samples import check_samples
 
-SHOWN: Final = ("classic/strict", "classic/equal", "hard/strict")
+SHOWN: Final = ("classic/strict", "classic/equal", "hard/strict", "hard/equal")
 """The variants whose shown win chances are calibrated: a calibration fitted on the
 agent's games of that variant ships for each (``fair/value/shown-*.json``)."""
 
