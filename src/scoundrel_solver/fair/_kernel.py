@@ -445,7 +445,7 @@ def _net_logit(cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, room: int, rn
     """The win net's logit (``leaf.net_win_logit``) over the pool's row, made on first use."""
     if not pool[POOL_NET_OK]:
         _net_pool(cnt, bot, bpos, par, pool)
-    return float(net_logit_at(pool, POOL_NET, room, rn, par, h, w, reach, absorb, low, mmax, wmax))
+    return net_logit_at(pool, POOL_NET, room, rn, par, h, w, reach, absorb, low, mmax, wmax)
 
 
 @jit
