@@ -23,7 +23,7 @@ When ``par`` holds a win net in place of the logistic model (``par[LEAF_NET]``
 hidden units, ``fair.leaf``'s layout), :func:`leaf_win` reads the net, as the fair
 search's kernel does: its hidden units over the unseen cards and the bottom once
 per decision (:func:`pool_hidden`), the room's cards and the player's inputs at
-each room's end (the fair kernel's ``net_logit_at``).
+each room's end (:func:`net_logit`).
 The plain-Python twin is :func:`scoundrel_solver.bound.values.one_room_value`.
 """
 
@@ -50,7 +50,6 @@ from scoundrel_core.jit import (
 )
 from scoundrel_core.steps import LOST, WON
 
-from ..fair._kernel import net_logit_at
 from ..fair.leaf import (
     FEAT_ABSORB,
     FEAT_BIAS,
@@ -188,6 +187,29 @@ def add_rest(cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, par: np.ndarray
 
 
 @jit
+def net_logit(hid: np.ndarray, room: int, rn: int, par: np.ndarray, h: float, w: float,
+              reach: float, absorb: float, low: float, mmax: float, wmax: float) -> float:
+    """The win net's logit (``fair.leaf.net_win_logit``): the pool's hidden units
+    (``hid``), plus the room's cards and the inputs (``NET_INPUTS`` order), through ReLU
+    to the output."""
+    hidden = int(par[LEAF_NET])
+    o = LEAF_NET + 1
+    xo = o + NET_TYPES * hidden
+    top = xo + NET_NX * hidden
+    z = par[top + 2 * hidden]
+    for j in range(hidden):
+        s = hid[j]
+        for i in range(rn):
+            s += par[o + room_get(room, i) * hidden + j]
+        s += (h * par[xo + j] + w * par[xo + hidden + j] + reach * par[xo + 2 * hidden + j]
+              + absorb * par[xo + 3 * hidden + j] + low * par[xo + 4 * hidden + j]
+              + mmax * par[xo + 5 * hidden + j] + wmax * par[xo + 6 * hidden + j])
+        if s > 0.0:
+            z += par[top + hidden + j] * s
+    return float(z)
+
+
+@jit
 def leaf_win(sums: np.ndarray, hid: np.ndarray, room: int, rn: int, h: int, w: int, lk: int,
              equal: int, par: np.ndarray) -> float:
     """The leaf's chance of winning between rooms: the win model of ``fair.leaf`` over
@@ -232,7 +254,7 @@ def leaf_win(sums: np.ndarray, hid: np.ndarray, room: int, rn: int, h: int, w: i
     if low < 0.0:
         low = 0.0
     if par[LEAF_NET] > 0:
-        z = net_logit_at(hid, 0, room, rn, par, h, w, reach, absorb, low * low, mmax, wmax)
+        z = net_logit(hid, room, rn, par, h, w, reach, absorb, low * low, mmax, wmax)
         return float(1.0 / (1.0 + np.exp(-z)))
     m = LEAF_MODEL
     z = (

@@ -442,26 +442,17 @@ def _net_pool(cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, par: np.ndarra
 def _net_logit(cnt: np.ndarray, bot: np.ndarray, bpos: np.ndarray, room: int, rn: int,
                par: np.ndarray, pool: np.ndarray, h: float, w: float, reach: float,
                absorb: float, low: float, mmax: float, wmax: float) -> float:
-    """The win net's logit (``leaf.net_win_logit``) over the pool's row, made on first use."""
+    """The win net's logit (``leaf.net_win_logit``): the pool's row, plus the room's
+    cards and the player's inputs (``NET_INPUTS`` order), through ReLU to the output."""
     if not pool[POOL_NET_OK]:
         _net_pool(cnt, bot, bpos, par, pool)
-    return net_logit_at(pool, POOL_NET, room, rn, par, h, w, reach, absorb, low, mmax, wmax)
-
-
-@jit
-def net_logit_at(hid: np.ndarray, off: int, room: int, rn: int, par: np.ndarray, h: float,
-                 w: float, reach: float, absorb: float, low: float, mmax: float,
-                 wmax: float) -> float:
-    """The win net's logit (``leaf.net_win_logit``): the pool's hidden units
-    (``hid[off:off + hidden]``), plus the room's cards and the player's inputs
-    (``NET_INPUTS`` order), through ReLU to the output. The bound's leaf reads it too."""
     hidden = int(par[LEAF_NET])
     o = LEAF_NET + 1
     xo = o + NET_TYPES * hidden
     top = xo + NET_NX * hidden
     z = par[top + 2 * hidden]
     for j in range(hidden):
-        s = hid[off + j]
+        s = pool[POOL_NET + j]
         for i in range(rn):
             s += par[o + room_get(room, i) * hidden + j]
         s += (h * par[xo + j] + w * par[xo + hidden + j] + reach * par[xo + 2 * hidden + j]
