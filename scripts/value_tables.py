@@ -30,6 +30,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from scoundrel_solver.fair.config import SHOWN as SHOWN_VARIANTS
 from scoundrel_solver.fair.value.calibration import calibration_report, format_report
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,7 +40,7 @@ FIGURE = ROOT / "docs" / "img" / "value-reliability.png"
 EVAL = ROOT / "data" / "value-decisions-eval.parquet"
 MODEL = ROOT / "data" / "value-model.json"
 SHOWN = ROOT / "src" / "scoundrel_solver" / "fair" / "value" / "shown-classic-strict.json"
-OTHERS = ("classic/equal", "hard/strict", "hard/equal")
+OTHERS = tuple(v for v in SHOWN_VARIANTS if v != "classic/strict")
 """The other calibrated variants: each has its own held-out decisions in data/."""
 
 
@@ -113,10 +114,11 @@ def blocks() -> dict[str, str]:
             " ([docs/value.md](docs/value.md), `python scripts/value_tables.py`).")
     others = [v for v in OTHERS if other_eval(v).exists() and other_shown(v).exists()]
     if others:
-        out["shown-variants-table"] = "\n\n".join(_other_table(v) for v in others)
+        reports = {v: _other_report(v) for v in others}  # each read once
+        out["shown-variants-table"] = "\n\n".join(_other_table(v, c) for v, c in reports.items())
         if "calibration-line" in out:
             out["calibration-line"] = out["calibration-line"].replace(
-                " ([docs/value.md]", _others_clause(others) + " ([docs/value.md]", 1)
+                " ([docs/value.md]", _others_clause(reports) + " ([docs/value.md]", 1)
     return out
 
 
@@ -126,11 +128,11 @@ def _other_report(variant: str) -> dict[str, Any]:
     return cal
 
 
-def _other_table(variant: str) -> str:
-    """One calibrated variant's held-out table, with where its data and fit come from."""
+def _other_table(variant: str, cal: dict[str, Any]) -> str:
+    """One calibrated variant's held-out table (``cal``), with where its data and fit
+    come from."""
     from scoundrel_solver.fair.value.shown import load_shown
 
-    cal = _other_report(variant)
     fit = load_shown(other_shown(variant)).fit
     name = str(other_shown(variant).relative_to(ROOT))
     return "\n".join([
@@ -141,11 +143,10 @@ def _other_table(variant: str) -> str:
         "", format_report(cal)])
 
 
-def _others_clause(others: list[str]) -> str:
-    """The README line's words on the other calibrated variants."""
+def _others_clause(reports: dict[str, dict[str, Any]]) -> str:
+    """The README line's words on the other calibrated variants, from their reports."""
     parts = []
-    for v in others:
-        cal = _other_report(v)
+    for v, cal in reports.items():
         lines, search = cal["calibrated"]["lines"], cal["shown"]
         parts.append(f"{v} {lines['all']['ece']:.1f} over {cal['games']:,} held-out games "
                      f"(the search's own: {search['all']['ece']:.1f})")
