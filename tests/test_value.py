@@ -33,6 +33,9 @@ from scoundrel_solver.fair.value.features import (
 from scoundrel_solver.fair.value.model import Net, ValueModel, load_model
 from scoundrel_solver.fair.value.selfplay import (
     DECISION_COLUMNS,
+    MAX_EXPLORE,
+    decision_rows,
+    explored_opening,
     games_in,
     play_recorded,
     record_games,
@@ -142,6 +145,53 @@ def test_record_games_resumes_and_flattens(tmp_path: Path) -> None:
     report = calibration_report(tmp_path / "d.parquet", bins=10)
     assert report["games"] == 3 and report["shown"]["all"]["rows"] == rows
     assert report["shown"]["first"]["rows"] == 3
+
+
+def test_an_explored_game_opens_with_its_seeds_random_moves_and_records_the_agents() -> None:
+    from scoundrel_solver.fair.agent import FairAgent, choice
+
+    v = sc.get_variant("easy/strict")
+    counts = set()
+    for seed in range(2_000_000, 2_000_012):
+        k, rng = explored_opening(seed, 5)
+        counts.add(k)
+        again, rng2 = explored_opening(seed, 5)
+        assert k == again and rng.random() == rng2.random()  # the seed decides, every run
+        g = play_recorded(seed, v, FairAgent(), explore=5)
+        assert (g["explore"], g["explored"]) == (5, k) and 0 <= k <= 5
+        # replay: k random moves drawn as the opening draws them, then the agent's
+        _, rng = explored_opening(seed, 5)
+        s = sc.new_game(seed=seed, variant=v.name, weapon_rule=v.weapon_rule)
+        info = InfoState.initial(s)
+        for _ in range(k):
+            if s.is_over:
+                break
+            a = rng.choice(sc.legal_actions(s))
+            s2 = sc.apply(s, a)
+            info, s = observe(info, a, s2), s2
+        if s.is_over:  # lost during the opening: no decision of the agent's to record
+            assert g["decisions"] == [] and not g["won"]
+            continue
+        d = g["decisions"][0]
+        assert (d["health"], d["unseen"], d["room"]) == (info.health, len(info.unseen),
+                                                         [str(c) for c in info.room])
+        best = choice(info, FairAgent().evaluate(info))
+        assert best is not None and d["actions"][d["chosen"]] == str(best.action)
+        assert [r["decision"] for r in decision_rows(g)] == list(range(k, k + len(g["decisions"])))
+    assert len(counts) > 2
+    with pytest.raises(SolverError, match="explore 41 must be an integer 0..40"):
+        explored_opening(1, MAX_EXPLORE + 1)
+
+
+def test_one_file_holds_one_way_of_playing(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    v = sc.get_variant("hard/strict")
+    assert record_games(range(1_000_000, 1_000_001), v, out, explore=3) == 1
+    with pytest.raises(SolverError, match="played with explore 3, not 0: write to another"):
+        record_games(range(1_000_000, 1_000_002), v, out)
+    with pytest.raises(SolverError, match="explore -1 must be"):
+        record_games(range(1), v, tmp_path / "other.jsonl", explore=-1)
+    assert not (tmp_path / "other.jsonl").exists()
 
 
 def test_a_file_of_something_else_is_refused(tmp_path: Path) -> None:
@@ -286,6 +336,8 @@ def test_the_command_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
         (["fit", str(tmp_path / "none.parquet"), "--out", "m.json", "--hidden", "0"],
          "--hidden '0'"),
         (["calibration", str(tmp_path), "--bins", "1000"], "at most 100"),
+        (["data", "--seeds", "0:2", "--explore", "41", "--out", str(tmp_path / "x")],
+         "--explore 41: 0..40"),
     ]:
         done = subprocess.run(_value_command(*argv), capture_output=True, text=True,
                               env=_env(), timeout=120)

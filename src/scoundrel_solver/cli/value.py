@@ -1,6 +1,6 @@
 """`scoundrel-value`: the learned value's data, calibration tables and model.
 
-    scoundrel-value data --variant classic/strict --seeds 1000000:1001000 --out games.jsonl
+    scoundrel-value data --variant classic/strict --seeds 1000000:1001000 --out games.jsonl [--explore K]
     scoundrel-value parquet games.jsonl [more.jsonl ...] --out decisions.parquet
     scoundrel-value calibration decisions.parquet [--bins 10] [--model MODEL.json] [--json]
     scoundrel-value fit decisions.parquet [...] --out MODEL.json [--hidden 16] [--alpha 10]
@@ -8,7 +8,9 @@
 
 ``data`` plays the fair agent on each seed and appends one line per game (every
 decision: what the player saw, every action's shown values, the outcome); a rerun
-skips the seeds already in the file. Ctrl-C lets the game in flight finish first (a
+skips the seeds already in the file. ``--explore K`` opens each game with 0..K random
+moves (drawn from its seed) before the agent takes over, and records the agent's
+decisions only. Ctrl-C lets the game in flight finish first (a
 second loses it); SIGTERM and SIGHUP stop at once, losing only the game in flight.
 ``parquet`` flattens games into one row per decision (``data/README.md`` documents
 the columns). ``calibration`` prints how well the shown chances of winning match
@@ -58,6 +60,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="the rule set, e.g. classic/strict (default), hard/equal")
     add_seeds_option(d, "the deals to play, A:B (seeds A to B-1)")
     d.add_argument("--out", type=Path, required=True, help="the JSON-lines file to append to")
+    d.add_argument("--explore", type=int, default=0, metavar="K",
+                   help="open each game with 0..K random legal moves, drawn from its seed and "
+                        "not recorded (positions and losses the agent's own play never "
+                        "reaches; 0, the default: none)")
     d.add_argument("--quiet", action="store_true", help="no progress bar")
     q = sub.add_parser("parquet", help="games (JSON lines) to one row per decision (Parquet)")
     q.add_argument("games", type=Path, nargs="+", help="JSON-lines files of `data`")
@@ -100,14 +106,18 @@ def _stamp(provenance: Any) -> dict[str, str]:
 
 
 def _data(args: argparse.Namespace) -> int:
-    from ..fair.value.selfplay import MAX_GAMES, done_seeds, record_games
+    from ..fair.value.selfplay import MAX_EXPLORE, MAX_GAMES, done_seeds, record_games
 
     if args.seeds is None:
         raise UsageError("data needs --seeds A:B")
     if args.seeds.count > MAX_GAMES:
         raise UsageError(f"--seeds {args.seeds.start}:{args.seeds.stop} asks for "
                          f"{args.seeds.count:,} games; at most {MAX_GAMES:,} a run")
+    if not 0 <= args.explore <= MAX_EXPLORE:
+        raise UsageError(f"--explore {args.explore}: 0..{MAX_EXPLORE} random moves")
     variant = sc.get_variant(args.variant)
+    before = (done_seeds(args.out, variant, args.explore) if args.out.exists()
+              else set())
     bar = tqdm(total=args.seeds.count, desc=f"{variant} games", unit="game", file=sys.stderr,
                disable=args.quiet, mininterval=1.0 if sys.stderr.isatty() else 30.0,
                dynamic_ncols=True)
@@ -119,11 +129,10 @@ def _data(args: argparse.Namespace) -> int:
         bar.set_postfix(won=f"{wins[0] / wins[1]:.1%}", refresh=False)
         bar.update(1)
 
-    before = done_seeds(args.out, variant) if args.out.exists() else set()
     with FinishThenStop() as stop, bar:
         try:
             written = record_games(args.seeds, variant, args.out, stop=lambda: stop.pressed,
-                                   progress=progress)
+                                   progress=progress, explore=args.explore)
         except KeyboardInterrupt:  # SIGTERM, SIGHUP or a second Ctrl-C: the game in flight
             # is lost, every game before it was appended whole
             written = len(done_seeds(args.out, variant) - before) if args.out.exists() else 0

@@ -11,7 +11,8 @@ chance shown at a decision is the agent's chance of winning under its own play
 from there, and that play is what the game then was. Rows are counted overall
 and per phase of the game (:func:`~.features.phase`: more than 30 unseen cards,
 13-30, 12 or fewer), and the first decision of each game gets its own line: the
-mean chance shown there against the share of games won.
+mean chance shown there against the share of games won (games whose opening was
+explored, ``scoundrel-value data --explore``, have no first decision of the agent's).
 
 The expected score shown is measured the same way against the game's final
 score (with a calibration file, the search's and the shown side by side): the

@@ -7,6 +7,13 @@ already in the file. :func:`to_parquet` flattens the games into one row per
 decision with the columns of :data:`DECISION_COLUMNS` (``data/README.md``
 documents them).
 
+A run may open each game with a few random legal moves (``explore``): the deal's
+seed draws how many (0 to ``explore``) and which, and the agent plays the rest.
+Only the agent's decisions are recorded, so every recorded decision's outcome is
+still the agent's own play from there; those games reach positions its own play
+never does, and lose games it would have won (under easy, which it always wins, they
+are the only losses there are to calibrate against).
+
 The agent plays exactly as :class:`~..agent.FairAgent` does: at each decision
 it values every legal action (:meth:`~..agent.FairAgent.evaluate`) and plays
 the one :func:`~..agent.choice` picks, which is the action ``choose`` plays. The
@@ -17,6 +24,7 @@ win chances and expected scores recorded are the search's (``search_win_chance``
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -34,9 +42,11 @@ from .features import STATE_COLUMNS, UNSEEN_COLUMNS, phase, state_row
 __all__ = [
     "DECISION_COLUMNS",
     "FORMAT",
+    "MAX_EXPLORE",
     "MAX_GAMES",
     "decision_rows",
     "done_seeds",
+    "explored_opening",
     "games_in",
     "play_recorded",
     "record_games",
@@ -47,6 +57,8 @@ FORMAT: Final = "scoundrel-value-games/1"
 """The ``format`` of every game line: a reader refuses lines of another format."""
 MAX_GAMES: Final = 1_000_000
 """The most games one run may be asked to play (about two weeks of one core)."""
+MAX_EXPLORE: Final = 40
+"""The most random moves an explored game may open with (a game has at most 120)."""
 
 DECISION_COLUMNS: Final = (
     "seed", "variant", "agent_version", "decision", *STATE_COLUMNS, "phase",
@@ -57,17 +69,40 @@ DECISION_COLUMNS: Final = (
 """The columns of one decision in the Parquet file, in order."""
 
 
+def explored_opening(seed: int, explore: int) -> tuple[int, random.Random]:
+    """How many random moves the game of ``seed`` opens with (0..``explore``, drawn from
+    the seed) and the generator that then picks them: the same for every run."""
+    if isinstance(explore, bool) or not isinstance(explore, int) or not 0 <= explore <= MAX_EXPLORE:
+        raise SolverError(f"explore {explore!r:.40} must be an integer 0..{MAX_EXPLORE}")
+    # a string seed is hashed the same way by every Python (random's version 2 seeding)
+    rng = random.Random(f"scoundrel-explore/{seed}/{explore}")
+    return rng.randint(0, explore), rng
+
+
 def play_recorded(seed: int, variant: sc.Variant, agent: FairAgent,
-                  clock: Callable[[], float] = time.process_time) -> dict[str, Any]:
+                  clock: Callable[[], float] = time.process_time,
+                  explore: int = 0) -> dict[str, Any]:
     """Play the deal ``seed`` of ``variant`` with ``agent`` and return the game's line:
-    its outcome and, per decision, what the player saw and every action's values."""
+    its outcome and, per decision, what the player saw and every action's values.
+
+    With ``explore`` above 0 the game opens with the random moves of
+    :func:`explored_opening`, which are not recorded: the line's ``explored`` counts
+    them, and a game lost during them has no decisions."""
     s = sc.new_game(seed=seed, variant=variant.name, weapon_rule=variant.weapon_rule)
     agent.reset(seed)
     info = InfoState.initial(s)
     decisions: list[dict[str, Any]] = []
     start = clock()
+    explored, rng = explored_opening(seed, explore)
+    for _ in range(explored):
+        if s.is_over:
+            break
+        action = rng.choice(sc.legal_actions(s))
+        nxt = sc.apply(s, action)
+        info = observe(info, action, nxt)
+        s = nxt
     while not s.is_over:
-        if len(decisions) >= MAX_ACTIONS:
+        if explored + len(decisions) >= MAX_ACTIONS:
             raise SolverError(f"seed {seed} of {variant}: game not over after "
                               f"{MAX_ACTIONS} actions")
         t = clock()
@@ -96,9 +131,12 @@ def play_recorded(seed: int, variant: sc.Variant, agent: FairAgent,
     assert score is not None
     from ..version import agent_version
 
-    return {"format": FORMAT, "seed": seed, "variant": str(variant),
+    game = {"format": FORMAT, "seed": seed, "variant": str(variant),
             "agent_version": agent_version(), "won": s.won, "score": score,
             "cpu_seconds": round(clock() - start, 4), "decisions": decisions}
+    if explore:  # only then, so that the lines of unexplored runs are as they were
+        game.update(explore=explore, explored=explored)
+    return game
 
 
 def games_in(path: str | Path) -> Iterator[dict[str, Any]]:
@@ -110,30 +148,43 @@ def games_in(path: str | Path) -> Iterator[dict[str, Any]]:
         yield game
 
 
-def done_seeds(path: str | Path, variant: sc.Variant) -> set[int]:
-    """The seeds of ``variant`` already played in the file."""
-    return {int(g["seed"]) for g in games_in(path) if g["variant"] == str(variant)}
+def done_seeds(path: str | Path, variant: sc.Variant, explore: int | None = None) -> set[int]:
+    """The seeds of ``variant`` already played in the file; given ``explore``, a game of
+    ``variant`` played with another is an error (one file, one way of playing)."""
+    seeds = set()
+    for g in games_in(path):
+        if g["variant"] != str(variant):
+            continue
+        if explore is not None and g.get("explore", 0) != explore:
+            raise SolverError(f"{path} holds {variant} games played with explore "
+                              f"{g.get('explore', 0)}, not {explore}: write to another file")
+        seeds.add(int(g["seed"]))
+    return seeds
 
 
 def record_games(
     seeds: Iterable[int], variant: sc.Variant, out: str | Path, *,
     agent: FairAgent | None = None, stop: Callable[[], bool] = lambda: False,
-    progress: Callable[[dict[str, Any]], None] | None = None,
+    progress: Callable[[dict[str, Any]], None] | None = None, explore: int = 0,
 ) -> int:
     """Play every seed not yet in ``out`` and append each game as it ends; ``stop()`` is
     asked between games. Returns the number of games written."""
+    explored_opening(0, explore)  # refuses a bad ``explore`` before any game is played
     player = agent or FairAgent()
-    return append_missing(out, seeds, done_seeds(out, variant),
-                          lambda seed: play_recorded(seed, variant, player), stop=stop,
+    return append_missing(out, seeds, done_seeds(out, variant, explore),
+                          lambda seed: play_recorded(seed, variant, player, explore=explore),
+                          stop=stop,
                           progress=None if progress is None else lambda _, game: progress(game))
 
 
 def decision_rows(game: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """One row per decision of a game line, with the columns of :data:`DECISION_COLUMNS`."""
+    """One row per decision of a game line, with the columns of :data:`DECISION_COLUMNS`
+    (``decision`` counts the game's moves, an explored opening's random ones included)."""
+    first = int(game.get("explored", 0))
     for i, d in enumerate(game["decisions"]):
         k = int(d["chosen"])
         row = {"seed": game["seed"], "variant": game["variant"],
-               "agent_version": game["agent_version"], "decision": i}
+               "agent_version": game["agent_version"], "decision": first + i}
         row.update({c: d[c] for c in STATE_COLUMNS})
         row.update(
             phase=phase(int(d["unseen"])), action=d["actions"][k],
