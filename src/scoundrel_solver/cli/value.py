@@ -1,6 +1,7 @@
 """`scoundrel-value`: the learned value's data, calibration tables and model.
 
-    scoundrel-value data --variant classic/strict --seeds 1000000:1001000 --out games.jsonl [--explore K]
+    scoundrel-value data --variant classic/strict --seeds 1000000:1001000 --out games.jsonl \
+        [--explore K]
     scoundrel-value parquet games.jsonl [more.jsonl ...] --out decisions.parquet
     scoundrel-value calibration decisions.parquet [--bins 10] [--model MODEL.json] [--json]
     scoundrel-value fit decisions.parquet [...] --out MODEL.json [--hidden 16] [--alpha 10]
