@@ -195,15 +195,15 @@ def test_the_opening_flee_depends_on_the_deal() -> None:
 
 
 def test_the_calibrated_variants_read_their_own_and_bad_names_are_refused() -> None:
-    assert SHOWN == ("classic/strict", "classic/equal", "hard/strict", "hard/equal")
+    every = {f"{f}/{w}" for f in sc.FLEE_RULES for w in sc.WEAPON_RULES}
+    assert set(SHOWN) == every and len(SHOWN) == len(every)
     for name in SHOWN:
         assert agent_config(name).shown == name
         assert shipped_shown(name).fit["variants"] == [name]  # fitted on its own games
-    assert {agent_config(v).shown for v in ("easy/strict", "easy/equal")} == {None}
-    with pytest.raises(SolverError, match="shown 'easy/strict' must be None or a shipped"):
-        configs_with(shown="easy/strict")
-    with pytest.raises(SolverError, match="no shipped calibration"):
-        shipped_path("easy/strict")
+    with pytest.raises(SolverError, match="shown 'easy' must be None or a shipped"):
+        configs_with(shown="easy")
+    with pytest.raises(SolverError, match="no shipped calibration 'classic/strict-net'"):
+        shipped_path("classic/strict-net")
 
 
 def test_a_calibration_file_round_trips_and_bad_ones_are_named(tmp_path: Path) -> None:

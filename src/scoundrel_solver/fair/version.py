@@ -60,9 +60,11 @@ def fingerprint_lines(positions: Iterable[str], config: AgentConfig | None = Non
 
 def sample_positions(seeds: Iterable[int] = (0, 1, 2)) -> list[str]:
     """Information states from the agent's own games on ``seeds`` of every variant: per
-    game the last decision of each phase (only the leaf, deepening, the endgame, every
-    card known; the last is the cheapest to search), decisions with one legal action
-    left out."""
+    game the first decision and the last of each phase (only the leaf, deepening, the
+    endgame, every card known; the last is the cheapest to search), decisions with one
+    legal action left out. The first decision's values are estimated under every
+    variant, so a change of the chances shown (which differ from the search's only
+    where a value is not exact) shows in the fingerprint everywhere."""
     from .agent import FairAgent
 
     out: list[str] = []
@@ -77,9 +79,10 @@ def sample_positions(seeds: Iterable[int] = (0, 1, 2)) -> list[str]:
                 phase = ("known" if u == 0 else "endgame" if u <= config.endgame
                          else "deepen" if u <= config.deepen_at else "leaf")
                 if len(info.legal_actions()) > 1:
+                    last.setdefault("first", info.to_text())
                     last[phase] = info.to_text()
                 a = agent(info)
                 s2 = sc.apply(s, a)
                 info, s = observe(info, a, s2), s2
-            out.extend(last.values())
+            out.extend(t for t in dict.fromkeys(last.values()) if t not in out)
     return out
