@@ -71,6 +71,18 @@ def test_changing_a_weight_changes_the_fingerprint() -> None:
         fair_version.fingerprint_lines(positions))  # the table's row is what plays
 
 
+def test_every_variants_shown_chances_are_in_the_fingerprint() -> None:
+    """Each variant's first position is estimated, not exact, so its shown chances (the
+    calibration's) enter the fingerprint: without the calibration the answers differ."""
+    positions = read_record(fair_version.RECORD_PACKAGE).positions
+    for variant, config in AGENT_CONFIGS.items():
+        mine = [t for t in positions if InfoState.from_text(t).variant == variant]
+        opening = max(mine, key=lambda t: len(InfoState.from_text(t).unseen))
+        assert config.shown is not None
+        assert digest(fair_version.fingerprint_lines([opening], config)) != digest(
+            fair_version.fingerprint_lines([opening], replace(config, shown=None))), variant
+
+
 def _run(code: str, src: Path) -> str:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env={"PYTHONPATH": str(src), "PATH": ""}, timeout=300, check=True)

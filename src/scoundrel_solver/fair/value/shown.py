@@ -17,13 +17,14 @@ orders, ``e`` 1 if the action's value is exact, and ``u`` the unseen cards / 40.
 
 Within one decision ``L``, ``u`` and ``s`` are shared by every action, so the map
 is increasing in the search's chance as long as its slope in ``z`` (which depends
-on ``s`` and ``e`` only) is positive, which :class:`ShownChance` checks when it is
-built: the shown chances rank a
+on ``s`` only, for an action whose value is not exact) is positive, which
+:class:`ShownChance` checks when it is built: the shown chances rank a
 decision's actions as the search's do (among actions alike in exactness),
 and the agent's choice (made on the search's numbers) never depends on them.
 An exact value (the search reached every end, or nothing is unseen) is the
-true chance under the agent's play and is shown as it is; the exact terms
-let the fit take those rows in without bending the map of the others.
+true chance under the agent's play and is shown as it is, so the map's slope
+for exact rows is never used; the exact terms let the fit take those rows in
+without bending the map of the others.
 
 The expected score shown beside the chance is, where the file holds a map for
 it (its optional key ``score``), the search's expected score recalibrated the
@@ -117,33 +118,34 @@ def score_terms(score: np.ndarray, learned: np.ndarray, unseen: np.ndarray, samp
                     axis=1)
 
 
-_SLOPE_TERMS: Final = {"chance": ("z", "sampled_z", "exact_z"),
-                       "expected score": ("score", "sampled_score", "exact_score")}
-"""The terms of each map's slope in the search's number: the number, its products with
-the sampled and the exact flag."""
+_SLOPE_TERMS: Final = {"chance": ("z", "sampled_z"), "expected score": ("score", "sampled_score")}
+"""The terms of each map's slope in the search's number, for rows that are not exact: the
+number and its product with the sampled flag."""
 
 
 def _coefficients(coefficients: Mapping[str, Sequence[float]], names: Sequence[str],
                   of: str, what: str) -> np.ndarray:
     """The phases' coefficients of the map of the search's ``of`` ("chance" or "expected
     score") as an array (phases x ``names``), checked: every phase, finite, and the map
-    increasing in the search's number, sampled or not, exact or not. Within one decision
-    the other terms are shared by every action, so a positive slope (which depends on the
-    two flags only) keeps the search's order of the actions alike in exactness."""
+    increasing in the search's number, sampled or not. Within one decision the other
+    terms are shared by every action, so a positive slope (which depends on the flags
+    only) keeps the search's order of the actions alike in exactness. The slope of exact
+    rows is not checked: their values are shown as they are, and the exact terms only
+    keep them from bending the map of the others (a variant with a handful of exact rows
+    in a phase may fit any slope there)."""
     words = "" if of == "chance" else f"{of} "
     if set(coefficients) != set(PHASES):
         raise SolverError(f"{what}: {words}coefficients for the phases {', '.join(PHASES)}")
     c = np.array([list(coefficients[p]) for p in PHASES], np.float64)
     if c.shape != (len(PHASES), len(names)) or not np.isfinite(c).all():
         raise SolverError(f"{what}: {len(names)} finite {words}coefficients a phase")
-    i, i_s, i_e = (names.index(n) for n in _SLOPE_TERMS[of])
+    i, i_s = (names.index(n) for n in _SLOPE_TERMS[of])
     for k, ph in enumerate(PHASES):
         for s in (0, 1):
-            for e in (0, 1):
-                slope = c[k, i] + s * c[k, i_s] + e * c[k, i_e]
-                if not slope > 0:
-                    raise SolverError(f"{what}: the {ph} map is not increasing in the "
-                                      f"search's {of} (slope {slope:.3g})")
+            slope = c[k, i] + s * c[k, i_s]
+            if not slope > 0:
+                raise SolverError(f"{what}: the {ph} map is not increasing in the "
+                                  f"search's {of} (slope {slope:.3g})")
     return c
 
 
