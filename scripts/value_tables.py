@@ -148,8 +148,10 @@ def _others_clause(reports: dict[str, dict[str, Any]]) -> str:
     parts = []
     for v, cal in reports.items():
         lines, search = cal["calibrated"]["lines"], cal["shown"]
-        parts.append(f"{v} {lines['all']['ece']:.1f} over {cal['games']:,} held-out games "
-                     f"(the search's own: {search['all']['ece']:.1f})")
+        opened = (f", {cal['explored']:,} of them opened with random moves"
+                  if cal.get("explored") else "")
+        parts.append(f"{v} {lines['all']['ece']:.1f} over {cal['games']:,} held-out games"
+                     f"{opened} (the search's own: {search['all']['ece']:.1f})")
     return "; under " + ", ".join(parts[:-1]) + " and " + parts[-1]
 
 

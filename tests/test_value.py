@@ -144,20 +144,24 @@ def test_record_games_resumes_and_flattens(tmp_path: Path) -> None:
     assert r["action"] in r["actions"] and 0 <= r["win_chance"] <= 1
     report = calibration_report(tmp_path / "d.parquet", bins=10)
     assert report["games"] == 3 and report["shown"]["all"]["rows"] == rows
+    assert report["explored"] == 0
     assert report["shown"]["first"]["rows"] == 3
 
 
-def test_an_explored_game_opens_with_its_seeds_random_moves_and_records_the_agents() -> None:
+def test_an_explored_game_opens_with_its_seeds_random_moves_and_records_the_agents(
+        tmp_path: Path) -> None:
     from scoundrel_solver.fair.agent import FairAgent, choice
 
     v = sc.get_variant("easy/strict")
     counts = set()
+    lines = []
     for seed in range(2_000_000, 2_000_012):
         k, rng = explored_opening(seed, 5)
         counts.add(k)
         again, rng2 = explored_opening(seed, 5)
         assert k == again and rng.random() == rng2.random()  # the seed decides, every run
         g = play_recorded(seed, v, FairAgent(), explore=5)
+        lines.append(g)
         assert (g["explore"], g["explored"]) == (5, k) and 0 <= k <= 5
         # replay: k random moves drawn as the opening draws them, then the agent's
         _, rng = explored_opening(seed, 5)
@@ -180,6 +184,11 @@ def test_an_explored_game_opens_with_its_seeds_random_moves_and_records_the_agen
         recorded = [r["decision"] for r in decision_rows(g)]
         assert recorded == list(range(k, k + len(g["decisions"])))
     assert len(counts) > 2
+    # the calibration report counts the games whose opening was explored
+    (tmp_path / "g.jsonl").write_text("".join(json.dumps(g) + "\n" for g in lines))
+    report = calibration_report(tmp_path / "g.jsonl")
+    assert report["explored"] == sum(1 for g in lines if g["explored"] and g["decisions"])
+    assert report["games"] == sum(1 for g in lines if g["decisions"])
     with pytest.raises(SolverError, match=r"explore 41 must be an integer 0\.\.40"):
         explored_opening(1, MAX_EXPLORE + 1)
 

@@ -185,6 +185,10 @@ def calibration_report(path: str | Path, bins: int = 10, model: str | Path | Non
         "file": str(path), "bins": bins, "variants": variants,
         "games": len(set(zip(cols["variant"].tolist(), seeds.tolist(), strict=True))),
         "seeds": [int(seeds.min()), int(seeds.max())],
+        # games whose opening was explored: their first recorded decision is not the first
+        "explored": len(set(zip(cols["variant"].tolist(), seeds.tolist(), strict=True))
+                        - set(zip(cols["variant"][cols["decision"] == 0].tolist(),
+                                  seeds[cols["decision"] == 0].tolist(), strict=True))),
         "shown": _lines(cols["p"], y, cols, bins),
     }
     if model is not None:
@@ -226,8 +230,11 @@ def _table(title: str, lines: dict[str, dict[str, Any]], header: bool = True) ->
 
 def format_report(report: dict[str, Any]) -> str:
     """The report as a Markdown table (one line per phase, the first decision last)."""
+    explored = report.get("explored", 0)
     head = (f"{report['file']}: {report['games']:,} games of "
-            f"{', '.join(report['variants'])}, seeds {report['seeds'][0]}-{report['seeds'][1]}, "
+            f"{', '.join(report['variants'])}"
+            + (f" ({explored:,} opened with random moves)" if explored else "")
+            + f", seeds {report['seeds'][0]}-{report['seeds'][1]}, "
             f"{report['bins']} equal-width bins")
     lines: Sequence[str] = _table("search", report["shown"])
     if "model" in report:
