@@ -146,6 +146,20 @@ def test_record_games_resumes_and_flattens(tmp_path: Path) -> None:
     assert report["games"] == 3 and report["shown"]["all"]["rows"] == rows
     assert report["explored"] == 0
     assert report["shown"]["first"]["rows"] == 3
+    # a Parquet file grows by joining it with more games; a game found twice is kept once
+    more = tmp_path / "more.jsonl"
+    assert record_games(range(1_000_002, 1_000_004), v, more) == 2
+    games, _ = to_parquet([tmp_path / "d.parquet", more], tmp_path / "e.parquet")
+    grown = pq.read_table(tmp_path / "e.parquet").to_pylist()
+    assert games == 4
+    assert sorted({r["seed"] for r in grown}) == list(range(1_000_000, 1_000_004))
+    kept = [r for r in t.to_pylist() if r["seed"] < 1_000_002]
+    assert grown[:len(kept)] == kept
+    again = [r for g in games_in(more) for r in decision_rows(g)]
+    assert grown[len(kept):] == again  # seed 1,000,002 from the later file
+    (tmp_path / "x.parquet").write_text("not parquet")
+    with pytest.raises(SolverError, match=r"x\.parquet: not a Parquet file"):
+        to_parquet([tmp_path / "x.parquet"], tmp_path / "f.parquet")
 
 
 def test_an_explored_game_opens_with_its_seeds_random_moves_and_records_the_agents(
@@ -202,6 +216,15 @@ def test_one_file_holds_one_way_of_playing(tmp_path: Path) -> None:
     with pytest.raises(SolverError, match="explore -1 must be"):
         record_games(range(1), v, tmp_path / "other.jsonl", explore=-1)
     assert not (tmp_path / "other.jsonl").exists()
+    # the same seed played both ways, in two files, is two games to a fit
+    from scoundrel_solver.fair.value.train import decision_rows_of, load_examples
+
+    own = tmp_path / "own.jsonl"
+    assert record_games(range(1_000_000, 1_000_001), v, own) == 1
+    rows, what = decision_rows_of([out, own])
+    assert what["games"] == 2 and {r["file"] for r in rows} == {0, 1}
+    *_, groups, _ = load_examples([out, own])
+    assert len(set(groups.tolist())) == 2
 
 
 def test_a_file_of_something_else_is_refused(tmp_path: Path) -> None:

@@ -67,7 +67,8 @@ def _parser() -> argparse.ArgumentParser:
                         "reaches; 0, the default: none)")
     d.add_argument("--quiet", action="store_true", help="no progress bar")
     q = sub.add_parser("parquet", help="games (JSON lines) to one row per decision (Parquet)")
-    q.add_argument("games", type=Path, nargs="+", help="JSON-lines files of `data`")
+    q.add_argument("games", type=Path, nargs="+",
+                   help="JSON-lines files of `data`, or Parquet files of `parquet` to join")
     q.add_argument("--out", type=Path, required=True, help="the Parquet file to write")
     c = sub.add_parser("calibration", help="shown chances of winning against outcomes")
     c.add_argument("decisions", type=Path, help="a Parquet file of `parquet` (or JSON lines)")

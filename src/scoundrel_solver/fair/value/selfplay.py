@@ -222,19 +222,32 @@ def _schema() -> Any:
 
 def to_parquet(sources: Sequence[str | Path], out: str | Path,
                stamp: dict[str, str] | None = None) -> tuple[int, int]:
-    """Write every decision of the games in ``sources`` (JSON-lines files) to one Parquet
-    file, games ordered by variant and seed (a game found twice is kept once); returns
-    (games, decisions)."""
+    """Write every decision of the games in ``sources`` (JSON-lines files of games, or
+    Parquet files this wrote, so that a file can grow when its games files are gone) to
+    one Parquet file, games ordered by variant and seed (a game found twice is kept
+    once, the later); returns (games, decisions)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     from ...provenance import parquet_metadata
 
-    games: dict[tuple[str, int], dict[str, Any]] = {}
-    for src in sources:
-        for g in games_in(src):
-            games[(g["variant"], int(g["seed"]))] = g
-    rows = [r for key in sorted(games) for r in decision_rows(games[key])]
+    games: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for src in map(Path, sources):
+        if src.suffix == ".parquet":
+            try:
+                table = pq.read_table(src)
+            except (pa.ArrowException, OSError) as e:
+                raise SolverError(f"{src}: not a Parquet file ({e})") from None
+            if tuple(table.column_names) != DECISION_COLUMNS:
+                raise SolverError(f"{src}: not a file of decisions (its columns differ)")
+            found: dict[tuple[str, int], list[dict[str, Any]]] = {}
+            for r in table.to_pylist():
+                found.setdefault((r["variant"], int(r["seed"])), []).append(r)
+            games.update(found)
+        else:
+            for g in games_in(src):
+                games[(g["variant"], int(g["seed"]))] = list(decision_rows(g))
+    rows = [r for key in sorted(games) for r in games[key]]
     schema = _schema()
     if stamp is not None:
         schema = schema.with_metadata(parquet_metadata(stamp))

@@ -28,7 +28,8 @@ from .features import features_of_row
 from .model import MAX_LAYER, MAX_LAYERS, Net, ValueModel
 
 __all__ = ["EVAL_SEEDS", "MAX_EXAMPLES", "check_hidden", "decision_rows_of", "fit_arrays",
-           "fit_file", "load_examples", "net_of_layers", "split_by_game", "standardised"]
+           "fit_file", "game_key", "load_examples", "net_of_layers", "split_by_game",
+           "standardised"]
 
 EVAL_SEEDS: Final = range(0, 10_000)
 """The seeds the evaluations use: never training data."""
@@ -39,19 +40,22 @@ MAX_EXAMPLES: Final = 5_000_000
 def decision_rows_of(paths: Sequence[str | Path], max_rows: int = MAX_EXAMPLES,
                      purpose: str = "train") -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The decisions in ``paths`` (Parquet files of decisions, or games files) as row
-    dicts, and what they are (files, decisions, games, seeds, variants). Rows of
-    evaluation seeds are refused: nothing is ever fitted on those (``purpose`` says to
-    what, in the error)."""
+    dicts, each with ``file``, the index of its path, and what they are (files,
+    decisions, games, seeds, variants). Rows of evaluation seeds are refused: nothing
+    is ever fitted on those (``purpose`` says to what, in the error)."""
     rows: list[dict[str, Any]] = []
-    for path in map(Path, paths):
+    for i, path in enumerate(map(Path, paths)):
         if path.suffix == ".parquet":
             import pyarrow.parquet as pq
 
-            rows += pq.read_table(path).to_pylist()
+            more = pq.read_table(path).to_pylist()
         else:
             from .selfplay import decision_rows, games_in
 
-            rows += [r for g in games_in(path) for r in decision_rows(g)]
+            more = [r for g in games_in(path) for r in decision_rows(g)]
+        for r in more:  # one seed may be a game in two files: the agent's own, and explored
+            r["file"] = i
+        rows += more
         if len(rows) > max_rows:
             raise SolverError(f"more than {max_rows:,} decisions in {', '.join(map(str, paths))}")
     if not rows:
@@ -62,9 +66,14 @@ def decision_rows_of(paths: Sequence[str | Path], max_rows: int = MAX_EXAMPLES,
         raise SolverError(f"seed {bad[0]} is an evaluation seed ({EVAL_SEEDS.start}.."
                           f"{EVAL_SEEDS.stop - 1}): never {purpose} on those")
     what = {"files": [str(p) for p in paths], "decisions": len(rows),
-            "games": len({(r["variant"], int(r["seed"])) for r in rows}),
+            "games": len(set(map(game_key, rows))),
             "seeds": f"{seeds[0]}-{seeds[-1]}", "variants": sorted({r["variant"] for r in rows})}
     return rows, what
+
+
+def game_key(row: dict[str, Any]) -> tuple[int, str, int]:
+    """The game a row of :func:`decision_rows_of` belongs to: its file, variant and seed."""
+    return int(row["file"]), row["variant"], int(row["seed"])
 
 
 def load_examples(paths: Sequence[str | Path], max_rows: int = MAX_EXAMPLES
@@ -75,7 +84,7 @@ def load_examples(paths: Sequence[str | Path], max_rows: int = MAX_EXAMPLES
     x = np.stack([features_of_row(r, r["variant"]) for r in rows])
     won = np.array([bool(r["won"]) for r in rows], np.float64)
     score = np.array([r["score"] for r in rows], np.float64)
-    keys = [(r["variant"], int(r["seed"])) for r in rows]
+    keys = [game_key(r) for r in rows]
     index = {k: i for i, k in enumerate(sorted(set(keys)))}
     groups = np.array([index[k] for k in keys], np.int64)
     return x, won, score, groups, what
