@@ -11,7 +11,10 @@ data/value-model.json`` (the learned value on the same decisions), and the model
 record of its fit. Between ``<!-- shown-table: start -->`` and ``<!-- shown-table:
 end -->``: the same with ``--shown`` and the shipped calibration (the chances a player
 is shown on the same decisions, and the expected scores, the search's and the shown,
-against the games' final scores). Between ``<!-- shown-variants-table: start -->`` and
+against the games' final scores). Between ``<!-- shown-explored-table: start -->`` and
+``<!-- shown-explored-table: end -->``: the shipped calibration on held-out games that
+open with random moves (``data/value-decisions-explored-eval.parquet``). Between
+``<!-- shown-variants-table: start -->`` and
 ``<!-- shown-variants-table: end -->``: the same for each other calibrated variant
 (``OTHERS``), on its own held-out decisions
 (``data/value-decisions-VARIANT-eval.parquet``) with its own calibration. The
@@ -38,6 +41,8 @@ PAGE = ROOT / "docs" / "value.md"
 README = ROOT / "README.md"
 FIGURE = ROOT / "docs" / "img" / "value-reliability.png"
 EVAL = ROOT / "data" / "value-decisions-eval.parquet"
+EXPLORED = ROOT / "data" / "value-decisions-explored-eval.parquet"
+"""Held-out classic/strict games that open with random moves: a player's mistakes."""
 MODEL = ROOT / "data" / "value-model.json"
 SHOWN = ROOT / "src" / "scoundrel_solver" / "fair" / "value" / "shown-classic-strict.json"
 OTHERS = tuple(v for v in SHOWN_VARIANTS if v != "classic/strict")
@@ -112,6 +117,16 @@ def blocks() -> dict[str, str]:
             f"fewer), against {search_lines['all']['ece']:.1f} for the search's own chance"
             + _score_clause(cal) +
             " ([docs/value.md](docs/value.md), `python scripts/value_tables.py`).")
+    if SHOWN.exists() and EXPLORED.exists():
+        explored = calibration_report(EXPLORED, bins=10, shown=SHOWN)
+        explored["file"] = str(EXPLORED.relative_to(ROOT))
+        out["shown-explored-table"] = _explored_table(explored)
+        lines = explored["calibrated"]["lines"]
+        out["calibration-line"] = out["calibration-line"].replace(" ([docs/value.md]", (
+            f"; after a player's mistakes (held-out games opened with random moves, "
+            f"{explored['explored']:,} of {explored['games']:,}) {lines['all']['ece']:.1f}, "
+            f"and {lines['open']['ece']:.1f} while more than 30 cards are unseen"
+            " ([docs/value.md]"), 1)
     others = [v for v in OTHERS if other_eval(v).exists() and other_shown(v).exists()]
     if others:
         reports = {v: _other_report(v) for v in others}  # each read once
@@ -120,6 +135,14 @@ def blocks() -> dict[str, str]:
             out["calibration-line"] = out["calibration-line"].replace(
                 " ([docs/value.md]", _others_clause(reports) + " ([docs/value.md]", 1)
     return out
+
+
+def _explored_table(cal: dict[str, Any]) -> str:
+    """The shipped classic/strict calibration on the explored held-out games (``cal``)."""
+    name = str(SHOWN.relative_to(ROOT))
+    return "\n".join([
+        f"As `scoundrel-value calibration {cal['file']} --shown {name}` prints it:", "",
+        format_report(cal)])
 
 
 def _other_report(variant: str) -> dict[str, Any]:
@@ -180,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     stale = []
     made = blocks()
     for page, names in ((PAGE, ["calibration-table", "model-table", "shown-table",
-                                "shown-variants-table"]),
+                                "shown-explored-table", "shown-variants-table"]),
                         (README, ["calibration-line"])):
         text = page.read_text()
         new = text
