@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -44,9 +45,21 @@ def test_each_section_says_command_commit_and_date(name: str) -> None:
     assert re.search(r"- Commit and date: [0-9a-f]{7,40}, 20\d\d-\d\d-\d\d", text), name
 
 
+def _stamp(path: Path) -> dict[str, str]:
+    """A file's record of the command that made it: a Parquet or CSV file's provenance
+    stamp, or a model file's record of its fit (its ``fit``)."""
+    if path.suffix in (".parquet", ".csv"):
+        return read_provenance(path)
+    if path.suffix == ".json":
+        held = json.loads(path.read_text())
+        fit = held.get("fit") if isinstance(held, dict) else None
+        return fit if isinstance(fit, dict) and "command" in fit else {}
+    return {}
+
+
 @pytest.mark.parametrize("name", sorted(_sections()))
 def test_a_stamped_file_was_made_by_the_command_its_section_names(name: str) -> None:
-    stamp = read_provenance(DATA / name) if name.endswith((".parquet", ".csv")) else {}
+    stamp = _stamp(DATA / name)
     if not stamp:
         pytest.skip(f"{name} carries no provenance stamp (written before the stamps)")
     # "python scripts/x.py" or "scoundrel-census export"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import itertools
 import json
 import os
@@ -203,6 +204,13 @@ def test_an_explored_game_opens_with_its_seeds_random_moves_and_records_the_agen
     report = calibration_report(tmp_path / "g.jsonl")
     assert report["explored"] == sum(1 for g in lines if g["explored"] and g["decisions"])
     assert report["games"] == sum(1 for g in lines if g["decisions"])
+    # a game lost during its opening has no row, so a Parquet file's count leaves it out
+    lost = dict(lines[0], seed=2_000_999, decisions=[], won=False)
+    with (tmp_path / "g.jsonl").open("a") as f:
+        f.write(json.dumps(lost) + "\n")
+    if importlib.util.find_spec("pyarrow") is not None:
+        games, rows = to_parquet([tmp_path / "g.jsonl"], tmp_path / "g.parquet")
+        assert games == report["games"] and rows == report["shown"]["all"]["rows"]
     with pytest.raises(SolverError, match=r"explore 41 must be an integer 0\.\.40"):
         explored_opening(1, MAX_EXPLORE + 1)
 

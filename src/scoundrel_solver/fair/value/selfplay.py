@@ -225,7 +225,8 @@ def to_parquet(sources: Sequence[str | Path], out: str | Path,
     """Write every decision of the games in ``sources`` (JSON-lines files of games, or
     Parquet files this wrote, so that a file can grow when its games files are gone) to
     one Parquet file, games ordered by variant and seed (a game found twice is kept
-    once, the later); returns (games, decisions)."""
+    once, the later); returns (games, decisions), counting only the games with a decision
+    (a game lost during its explored opening has none, and a Parquet file cannot hold it)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -253,4 +254,4 @@ def to_parquet(sources: Sequence[str | Path], out: str | Path,
         schema = schema.with_metadata(parquet_metadata(stamp))
     table = pa.Table.from_pylist(rows, schema=schema)
     pq.write_table(table, out, compression="zstd")
-    return len(games), len(rows)
+    return sum(1 for g in games.values() if g), len(rows)
