@@ -1,0 +1,77 @@
+"""The paired table of round sixteen, from the arms' files (run from the repository's root).
+
+    python data/experiments/round-16/table.py
+
+Each row pairs classic/equal's agent with a win model fitted on classic/equal's own
+games (``classic-equal-model.json``) against the agent as shipped on the same deals
+(``experiments/fair_paired.py``'s figures): on the evaluation seeds 0-1999 the shipped
+agent's games are ``data/fair-games.parquet``'s classic/equal rows; on the fresh seeds,
+round fifteen's games of the same agent (16 sampled orders, seeds 2000-3999) and this
+round's (``shipped-fresh.jsonl``, from 4000). The shipped
+side's CPU seconds were recorded at another time. The first line compares the two
+models' mean chance at the first room of the training games with their win rate.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+from scoundrel_solver.fair import leaf
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT / "experiments"))
+from fair_paired import load_rows, table_cells  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+TRAIN = HERE / "classic-equal-train.jsonl"
+MODEL = HERE / "classic-equal-model.json"
+SHIPPED_EVAL = ROOT / "data" / "fair-games.parquet"
+# the shipped agent on the fresh seeds: round fifteen's games (2000-3999), then this round's
+SHIPPED_FRESH = (HERE.parent / "round-15" / "classic-equal-samples16-fresh.jsonl",
+                 HERE / "shipped-fresh.jsonl")
+
+
+def first_room_chances() -> None:
+    """Each win model's mean chance at the first room of the training games against the
+    rate at which those games were won."""
+    games = [json.loads(line) for line in TRAIN.read_text().splitlines()]
+    won = statistics.fmean(float(g["won"]) for g in games)
+    print(f"{len(games)} games (seeds {games[0]['seed']}-{games[-1]['seed']}): "
+          f"won {100 * won:.1f}%; mean chance at the first room:", end="")
+    for name, coef in (("classic/strict (shipped)", leaf.shipped_models()["classic/strict"]),
+                       ("classic/equal", leaf.win_model_from(MODEL, "classic/equal"))):
+        chances = [1 / (1 + math.exp(-sum(c * x for c, x in zip(coef, g["x"][0], strict=True))))
+                   for g in games]
+        print(f" {name} {100 * statistics.fmean(chances):.1f}%", end="")
+    print()
+
+
+def main() -> int:
+    first_room_chances()
+    evaluation = (load_rows(HERE / "classic-equal-model-eval.jsonl", None, None, None),
+                  load_rows(SHIPPED_EVAL, "classic", "equal", None))
+    shipped_fresh: dict[int, dict[str, Any]] = {}
+    for path in SHIPPED_FRESH:
+        shipped_fresh.update(load_rows(path, None, None, None))
+    fresh = (load_rows(HERE / "classic-equal-model-fresh.jsonl", None, None, None),
+             shipped_fresh)
+    pooled = ({**evaluation[0], **fresh[0]}, {**evaluation[1], **fresh[1]})
+    print("| deals | seeds | games | won: arm / shipped | only arm / only shipped "
+          "| paired diff, points (95%) | p | CPU s a game, median: arm (shipped) "
+          "| the arm's decisions over 1 s | games alike |")
+    print("|---|---|---:|---|---|---|---:|---|---|---:|")
+    for name, (arm, shipped) in (("evaluation", evaluation), ("fresh", fresh),
+                                 ("both", pooled)):
+        cells = table_cells(arm, shipped)
+        if cells is not None:
+            print(f"| {name} | " + " | ".join(cells) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
