@@ -176,6 +176,19 @@ def table_cells(arm: dict[int, dict[str, Any]], shipped: dict[int, dict[str, Any
             "-" if same is None else f"{same:,}"]
 
 
+
+def print_rows(header: str,
+               rows: list[tuple[str, dict[int, dict[str, Any]], dict[int, dict[str, Any]]]]
+               ) -> None:
+    """Print a round's paired table: its ``header`` line (a first column naming the deals,
+    then :func:`table_cells`'s), then one line per (deals, arm, shipped) sharing a deal."""
+    print(header)
+    print("|---|---|---:|---|---|---|---:|---|---|---:|")
+    for name, arm, shipped in rows:
+        cells = table_cells(arm, shipped)
+        if cells is not None:
+            print(f"| {name} | " + " | ".join(cells) + " |")
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("a", type=Path)

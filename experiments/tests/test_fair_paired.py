@@ -77,3 +77,20 @@ def test_cost_of_each_side_over_the_paired_deals(tmp_path: Path,
     assert out["b_cost"] == {"cpu_median": 0.5, "cpu_mean": 0.5}
     assert fair_paired.main([str(a), str(c)]) == 0
     assert json.loads(capsys.readouterr().out)["b_cost"] is None
+
+
+def test_a_rounds_table_prints_a_row_per_pair_sharing_deals(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    def game(seed: int, won: bool) -> dict[str, object]:
+        return {"seed": seed, "won": won, "cpu": 1.0, "decisions": 10, "over_1s": 0}
+
+    arm = {s: game(s, True) for s in range(4)}
+    shipped = {s: game(s, s < 2) for s in range(4)}
+    elsewhere = {s: game(s, True) for s in range(10, 12)}
+    fair_paired.print_rows("| deals | ... |", [("these", arm, shipped),
+                                                ("no shared deal", arm, elsewhere)])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "| deals | ... |" and lines[1].startswith("|---|")
+    # the pair with no deal in common prints nothing
+    assert len(lines) == 3
+    assert lines[2].startswith("| these | 0-3 | 4 | 4 / 2 | 2 / 0 | +50.0 ")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "experiments"))
-from fair_paired import load_rows, table_cells  # noqa: E402
+from fair_paired import load_rows, print_rows  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 ROUNDS = HERE.parent
@@ -30,15 +30,11 @@ def main() -> int:
              load_rows(ROUNDS / "round-10" / "fair-ab-equal-endgame24-b.jsonl", None, None,
                        None))
     pooled = ({**evaluation[0], **fresh[0]}, {**evaluation[1], **fresh[1]})
-    print("| deals | seeds | games | won: 16 orders / 8 | only 16 / only 8 | paired diff, points "
-          "(95%) | p | CPU s a game, median: 16 (8, recorded apart) | 16's decisions over "
-          "1 s | games alike |")
-    print("|---|---|---:|---|---|---|---:|---|---|---:|")
-    for name, (arm, shipped) in (("evaluation (chose the arm)", evaluation),
-                                 ("fresh", fresh), ("both", pooled)):
-        cells = table_cells(arm, shipped)
-        if cells is not None:
-            print(f"| {name} | " + " | ".join(cells) + " |")
+    header = ("| deals | seeds | games | won: 16 orders / 8 | only 16 / only 8 "
+              "| paired diff, points (95%) | p | CPU s a game, median: 16 (8, recorded apart) "
+              "| 16's decisions over 1 s | games alike |")
+    print_rows(header, [("evaluation (chose the arm)", *evaluation), ("fresh", *fresh),
+                        ("both", *pooled)])
     return 0
 
 

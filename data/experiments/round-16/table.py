@@ -25,7 +25,7 @@ from scoundrel_solver.fair import leaf
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "experiments"))
-from fair_paired import load_rows, table_cells  # noqa: E402
+from fair_paired import load_rows, print_rows  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 TRAIN = HERE / "classic-equal-train.jsonl"
@@ -61,15 +61,10 @@ def main() -> int:
     fresh = (load_rows(HERE / "classic-equal-model-fresh.jsonl", None, None, None),
              shipped_fresh)
     pooled = ({**evaluation[0], **fresh[0]}, {**evaluation[1], **fresh[1]})
-    print("| deals | seeds | games | won: arm / shipped | only arm / only shipped "
-          "| paired diff, points (95%) | p | CPU s a game, median: arm (shipped) "
-          "| the arm's decisions over 1 s | games alike |")
-    print("|---|---|---:|---|---|---|---:|---|---|---:|")
-    for name, (arm, shipped) in (("evaluation", evaluation), ("fresh", fresh),
-                                 ("both", pooled)):
-        cells = table_cells(arm, shipped)
-        if cells is not None:
-            print(f"| {name} | " + " | ".join(cells) + " |")
+    header = ("| deals | seeds | games | won: arm / shipped | only arm / only shipped "
+              "| paired diff, points (95%) | p | CPU s a game, median: arm (shipped) "
+              "| the arm's decisions over 1 s | games alike |")
+    print_rows(header, [("evaluation", *evaluation), ("fresh", *fresh), ("both", *pooled)])
     return 0
 
 
