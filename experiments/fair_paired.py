@@ -176,7 +176,6 @@ def table_cells(arm: dict[int, dict[str, Any]], shipped: dict[int, dict[str, Any
             "-" if same is None else f"{same:,}"]
 
 
-
 def print_rows(header: str,
                rows: list[tuple[str, dict[int, dict[str, Any]], dict[int, dict[str, Any]]]]
                ) -> None:
@@ -188,6 +187,7 @@ def print_rows(header: str,
         cells = table_cells(arm, shipped)
         if cells is not None:
             print(f"| {name} | " + " | ".join(cells) + " |")
+
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)

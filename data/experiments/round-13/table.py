@@ -21,7 +21,7 @@ from scoundrel_solver.fair import leaf
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "experiments"))
-from fair_paired import load_rows, table_cells  # noqa: E402
+from fair_paired import load_rows, print_rows  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 TRAIN = HERE / "hard-strict-train.jsonl"
@@ -51,10 +51,10 @@ def first_room_chances() -> None:
 
 def main() -> int:
     first_room_chances()
-    print("| arm | seeds | deals | won: arm / shipped | only arm / only shipped "
-          "| paired diff, points (95%) | p | CPU s a game, median: arm (shipped) "
-          "| the arm's decisions over 1 s | games alike |")
-    print("|---|---|---:|---|---|---|---:|---|---|---:|")
+    header = ("| arm | seeds | deals | won: arm / shipped | only arm / only shipped "
+              "| paired diff, points (95%) | p | CPU s a game, median: arm (shipped) "
+              "| the arm's decisions over 1 s | games alike |")
+    rows = []
     for name, arm_file, shipped_file in ARMS:
         if not (HERE / arm_file).exists():
             continue
@@ -62,9 +62,8 @@ def main() -> int:
         # the cache names the variant whole, the Parquet record by flee and weapon rule
         shipped = (load_rows(shipped_file, "hard/strict", None, None) if shipped_file == TRAIN
                    else load_rows(shipped_file, "hard", "strict", None))
-        cells = table_cells(arm, shipped)  # the training cache counts no decisions: "-"
-        if cells is not None:
-            print(f"| {name} | " + " | ".join(cells) + " |")
+        rows.append((name, arm, shipped))  # the training cache counts no decisions: "-"
+    print_rows(header, rows)
     return 0
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "experiments"))
-from fair_paired import load_rows, table_cells  # noqa: E402
+from fair_paired import load_rows, print_rows  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 ROUNDS = ROOT / "data" / "experiments"
@@ -30,17 +30,13 @@ ARMS = (
 
 
 def main() -> int:
-    print("| variant | seeds | deals | won: 16 orders / 8 (shipped) | only 16 / only 8 "
-          "| paired diff, points (95%) | p | CPU s a game, median: 16 (shipped, "
-          "recorded apart) | 16's decisions over 1 s | games alike |")
-    print("|---|---|---:|---|---|---|---:|---|---|---:|")
-    for variant, flee, rule, arm_file, shipped in ARMS:
-        if not (HERE / arm_file).exists():
-            continue
-        arm = load_rows(HERE / arm_file, None, None, None)
-        cells = table_cells(arm, load_rows(shipped, flee, rule, None))
-        if cells is not None:
-            print(f"| {variant} | " + " | ".join(cells) + " |")
+    header = ("| variant | seeds | deals | won: 16 orders / 8 (shipped) | only 16 / only 8 "
+              "| paired diff, points (95%) | p | CPU s a game, median: 16 (shipped, "
+              "recorded apart) | 16's decisions over 1 s | games alike |")
+    print_rows(header, [(variant, load_rows(HERE / arm_file, None, None, None),
+                         load_rows(shipped, flee, rule, None))
+                        for variant, flee, rule, arm_file, shipped in ARMS
+                        if (HERE / arm_file).exists()])
     return 0
 
 
