@@ -117,7 +117,8 @@ def sign_test(a_only: int, b_only: int) -> float:
     if n == 0:
         return 1.0
     k = min(a_only, b_only)
-    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
+    # 1 << n, not 2**n: an int power mypy can type (2**n may be a float for negative n)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / (1 << n)
     return min(1.0, 2 * tail)
 
 
