@@ -27,6 +27,7 @@ import json
 import math
 import statistics
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +111,15 @@ def load_rows(path: Path, variant: str | None, rule: str | None,
         out[int(r["seed"])] = r
     return out
 
+
+def load_parts(paths: Iterable[Path]) -> dict[int, dict[str, Any]]:
+    """seed -> row of an arm played as several processes, one JSON-lines file each. A file
+    not yet written is skipped, so that a round's table prints while its arms run."""
+    out: dict[int, dict[str, Any]] = {}
+    for path in paths:
+        if path.exists():
+            out.update(load_rows(path, None, None, None))
+    return out
 
 def sign_test(a_only: int, b_only: int) -> float:
     """Two-sided exact binomial test of a_only against b_only at p = 1/2."""

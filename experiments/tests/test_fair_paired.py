@@ -94,3 +94,11 @@ def test_a_rounds_table_prints_a_row_per_pair_sharing_deals(
     # the pair with no deal in common prints nothing
     assert len(lines) == 3
     assert lines[2].startswith("| these | 0-3 | 4 | 4 / 2 | 2 / 0 | +50.0 ")
+
+
+def test_an_arm_in_several_files_is_their_rows_together(tmp_path: Path) -> None:
+    a = _write(tmp_path / "a.jsonl", [{"seed": s, "won": True} for s in range(2)])
+    b = _write(tmp_path / "b.jsonl", [{"seed": s, "won": False} for s in range(2, 4)])
+    # a file not yet written (its process has not started) adds nothing
+    rows = fair_paired.load_parts([a, b, tmp_path / "later.jsonl"])
+    assert fair_paired.wins(rows) == {0: True, 1: True, 2: False, 3: False}

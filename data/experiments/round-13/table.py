@@ -11,9 +11,6 @@ seconds are that file's ``cpu_seconds``, recorded at another time).
 
 from __future__ import annotations
 
-import json
-import math
-import statistics
 import sys
 from pathlib import Path
 
@@ -22,6 +19,7 @@ from scoundrel_solver.fair import leaf
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "experiments"))
 from fair_paired import load_rows, print_rows  # noqa: E402
+from first_room import first_room_line, read_games  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 TRAIN = HERE / "hard-strict-train.jsonl"
@@ -36,17 +34,9 @@ ARMS = (
 def first_room_chances() -> None:
     """Each win model's mean chance at the games' first room against the realised rate,
     over the training cache (every game of the shipped agent it holds)."""
-    games = [json.loads(line) for line in TRAIN.read_text().splitlines()]
     models = leaf.shipped_models()
-    won = statistics.fmean(float(g["won"]) for g in games)
-    print(f"{len(games)} games (seeds {games[0]['seed']}-{games[-1]['seed']}): "
-          f"won {100 * won:.1f}%; mean chance at the first room:", end="")
-    for name in ("classic/strict", "hard/strict"):
-        chances = [1 / (1 + math.exp(-sum(c * x for c, x in zip(models[name], g["x"][0],
-                                                               strict=True))))
-                   for g in games]
-        print(f" {name} {100 * statistics.fmean(chances):.1f}%", end="")
-    print()
+    print(first_room_line(read_games([TRAIN]),
+                          [(name, models[name]) for name in ("classic/strict", "hard/strict")]))
 
 
 def main() -> int:

@@ -14,9 +14,6 @@ models' mean chance at the first room of the training games with their win rate.
 
 from __future__ import annotations
 
-import json
-import math
-import statistics
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,6 +23,7 @@ from scoundrel_solver.fair import leaf
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "experiments"))
 from fair_paired import load_rows, print_rows  # noqa: E402
+from first_room import first_room_line, read_games  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 TRAIN = HERE / "classic-equal-train.jsonl"
@@ -39,16 +37,9 @@ SHIPPED_FRESH = (HERE.parent / "round-15" / "classic-equal-samples16-fresh.jsonl
 def first_room_chances() -> None:
     """Each win model's mean chance at the first room of the training games against the
     rate at which those games were won."""
-    games = [json.loads(line) for line in TRAIN.read_text().splitlines()]
-    won = statistics.fmean(float(g["won"]) for g in games)
-    print(f"{len(games)} games (seeds {games[0]['seed']}-{games[-1]['seed']}): "
-          f"won {100 * won:.1f}%; mean chance at the first room:", end="")
-    for name, coef in (("classic/strict (shipped)", leaf.shipped_models()["classic/strict"]),
-                       ("classic/equal", leaf.win_model_from(MODEL, "classic/equal"))):
-        chances = [1 / (1 + math.exp(-sum(c * x for c, x in zip(coef, g["x"][0], strict=True))))
-                   for g in games]
-        print(f" {name} {100 * statistics.fmean(chances):.1f}%", end="")
-    print()
+    print(first_room_line(read_games([TRAIN]), [
+        ("classic/strict (shipped)", leaf.shipped_models()["classic/strict"]),
+        ("classic/equal", leaf.win_model_from(MODEL, "classic/equal"))]))
 
 
 def main() -> int:

@@ -15,18 +15,15 @@ with their win rate.
 
 from __future__ import annotations
 
-import json
-import math
-import statistics
 import sys
 from pathlib import Path
-from typing import Any
 
 from scoundrel_solver.fair import leaf
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "experiments"))
-from fair_paired import load_rows, print_rows  # noqa: E402
+from fair_paired import load_parts, load_rows, print_rows  # noqa: E402
+from first_room import first_room_line, read_games  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 TRAIN = HERE / "classic-strict-train.jsonl"
@@ -41,29 +38,14 @@ COST = (HERE / "cost-model.jsonl", HERE / "cost-shipped.jsonl")
 def first_room_chances() -> None:
     """Each win model's mean chance at the first room of the training games against the
     rate at which those games were won."""
-    games = [json.loads(line) for line in TRAIN.read_text().splitlines()]
-    won = statistics.fmean(float(g["won"]) for g in games)
-    print(f"{len(games)} games (seeds {games[0]['seed']}-{games[-1]['seed']}): "
-          f"won {100 * won:.1f}%; mean chance at the first room:", end="")
-    for name, coef in (("shipped", leaf.shipped_models()["classic/strict"]),
-                       ("refitted", leaf.win_model_from(MODEL, "classic/strict"))):
-        chances = [1 / (1 + math.exp(-sum(c * x for c, x in zip(coef, g["x"][0], strict=True))))
-                   for g in games]
-        print(f" {name} {100 * statistics.fmean(chances):.1f}%", end="")
-    print()
-
-
-def read(paths: tuple[Path, ...]) -> dict[int, dict[str, Any]]:
-    rows: dict[int, dict[str, Any]] = {}
-    for path in paths:
-        if path.exists():
-            rows.update(load_rows(path, None, None, None))
-    return rows
+    print(first_room_line(read_games([TRAIN]), [
+        ("shipped", leaf.shipped_models()["classic/strict"]),
+        ("refitted", leaf.win_model_from(MODEL, "classic/strict"))]))
 
 
 def main() -> int:
     first_room_chances()
-    arm = read(ARM)
+    arm = load_parts(ARM)
     shipped = load_rows(SHIPPED, "classic", "strict", None)
     low = {s: r for s, r in arm.items() if s < 2000}
     high = {s: r for s, r in arm.items() if s >= 2000}
@@ -72,11 +54,11 @@ def main() -> int:
               "| the arm's decisions over 1 s | games alike |")
     rows = [("first half", low, shipped), ("second half", high, shipped),
             ("both", arm, shipped)]
-    cost_arm, cost_shipped = read(COST[:1]), read(COST[1:])
+    cost_arm, cost_shipped = load_parts(COST[:1]), load_parts(COST[1:])
     if cost_arm and cost_shipped:
         rows.append(("cost check, side by side", cost_arm, cost_shipped))
     print_rows(header, rows)
-    hard = read(HARD)
+    hard = load_parts(HARD)
     if hard:
         print()
         print_rows(header.replace("| deals |", "| hard/strict, win bonus 200 |"),

@@ -12,18 +12,15 @@ first room of this round's training games with the rate at which those games wer
 
 from __future__ import annotations
 
-import json
-import math
-import statistics
 import sys
 from pathlib import Path
-from typing import Any
 
 from scoundrel_solver.fair import leaf
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "experiments"))
-from fair_paired import load_rows, print_rows  # noqa: E402
+from fair_paired import load_parts, load_rows, print_rows  # noqa: E402
+from first_room import first_room_line, read_games  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 # the training games ran as two processes, one file each, as did the arm
@@ -36,25 +33,14 @@ SHIPPED = HERE.parent / "round-16" / "classic-equal-model-fresh.jsonl"
 def first_room_chances() -> None:
     """Each win model's mean chance at the first room of the training games against the
     rate at which those games were won."""
-    games = [json.loads(line) for path in TRAIN for line in path.read_text().splitlines()]
-    games.sort(key=lambda g: g["seed"])
-    won = statistics.fmean(float(g["won"]) for g in games)
-    print(f"{len(games)} games (seeds {games[0]['seed']}-{games[-1]['seed']}): "
-          f"won {100 * won:.1f}%; mean chance at the first room:", end="")
-    for name, coef in (("shipped", leaf.shipped_models()["classic/equal"]),
-                       ("refitted", leaf.win_model_from(MODEL, "classic/equal"))):
-        chances = [1 / (1 + math.exp(-sum(c * x for c, x in zip(coef, g["x"][0], strict=True))))
-                   for g in games]
-        print(f" {name} {100 * statistics.fmean(chances):.1f}%", end="")
-    print()
+    print(first_room_line(read_games(TRAIN), [
+        ("shipped", leaf.shipped_models()["classic/equal"]),
+        ("refitted", leaf.win_model_from(MODEL, "classic/equal"))]))
 
 
 def main() -> int:
     first_room_chances()
-    arm: dict[int, dict[str, Any]] = {}
-    for path in ARM:
-        if path.exists():
-            arm.update(load_rows(path, None, None, None))
+    arm = load_parts(ARM)
     shipped = load_rows(SHIPPED, None, None, None)
     header = ("| deals | seeds | games | won: arm / shipped | only arm / only shipped "
               "| paired diff, points (95%) | p | CPU s a game, median: arm (shipped) "
