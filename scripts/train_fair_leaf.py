@@ -28,6 +28,15 @@ pool is the pool between rooms), reports their held-out log-loss (seeds % 5 ==
     python scripts/train_fair_leaf.py net --games train-classic-strict.jsonl \
         --exclude 1003400:1003821 --hidden 8 --alpha 0.01 --out models.json
 
+``targets`` fits a win net the same way to the agent's own valuation of rooms, on its
+line of play and off it, as ``experiments/leaf_targets.py`` records them: the label is
+a chance (``--target win``, the chance shown to a player; ``searched``, the search's
+own) or, on the agent's own rooms alone, the outcome (``won``). It prints held-out
+cross-entropies (seeds % 5 == 0) against the outcome and the shown chance, then refits
+on every position and writes the net into ``--out`` as ``NAME``::
+
+    python scripts/train_fair_leaf.py targets --positions targets.jsonl --out models.json
+
 No peeking: every feature is a function of the information state (health,
 weapon, last kill and the pool: the cards not yet resolved, whose order the
 player does not know), computed by ``leaf.leaf_features`` from an InfoState.
@@ -217,9 +226,20 @@ def fit_net(counts: np.ndarray, inputs: np.ndarray, won: np.ndarray, hidden: int
     x = np.c_[counts[:, 1:], counts @ sums.T, inputs].astype(float)
     mu, sd = x.mean(0), x.std(0)
     sd[sd == 0] = 1.0
+    soft = bool(np.any((won > 0) & (won < 1)))
+    # early stopping watches the accuracy of a held-out tenth, which means nothing when a
+    # position is both won and lost (below): a chance as the label trains to convergence
     net = MLPClassifier(hidden_layer_sizes=(hidden,), alpha=alpha, max_iter=400,
-                        early_stopping=True, random_state=seed)
-    net.fit((x - mu) / sd, won)
+                        early_stopping=not soft, random_state=seed)
+    if soft:
+        # a chance as the label: each position once as won and once as lost, weighted by
+        # the chance, so that the weighted log-loss is the cross-entropy with the chance
+        both = np.r_[won, 1 - won] > 0
+        labels = np.r_[np.ones(len(won)), np.zeros(len(won))]
+        net.fit(((np.r_[x, x] - mu) / sd)[both], labels[both],
+                sample_weight=np.r_[won, 1 - won][both])
+    else:
+        net.fit((x - mu) / sd, won)
     w1 = net.coefs_[0] / sd[:, None]  # raw inputs by hidden units
     b1 = net.intercepts_[0] - mu @ w1
     n_types = leaf.NET_TYPES - 1
@@ -306,6 +326,105 @@ def cmd_net(args: argparse.Namespace) -> int:
         data["models"][key] = entry
     args.out.write_text(json.dumps(data, indent=1) + "\n")
     print(f"-> {args.out}: {args.name}, {args.name}-logistic")
+    return 0
+
+
+# -- the win net, fitted on the agent's own valuations (experiments/leaf_targets.py) ------------
+
+LEAF_TARGETS = "scoundrel-leaf-targets/1"
+"""The format of the positions ``experiments/leaf_targets.py`` records (a line per game)."""
+TARGETS = ("win", "searched", "won")
+"""What a net may be fitted to: the agent's shown chance, the search's own chance, or (on
+the agent's own rooms only) the game's outcome."""
+
+
+def target_positions(paths: list[Path], variant: str) -> dict[str, np.ndarray]:
+    """Every recorded position of ``variant``: its pool as counts by the net's rows, the
+    player's state, the agent's chances and, for the agent's own rooms, the outcome
+    (``won`` is -1 for a deviation's room, whose game was never played)."""
+    rows: list[list[float]] = []
+    for path in paths:
+        for _, g in read_json_lines(path):
+            if g.get("format") != LEAF_TARGETS:
+                raise ValueError(f"{path}: a line is not of format {LEAF_TARGETS}")
+            if g["variant"] != variant:
+                continue
+            if int(g["seed"]) in EVAL_SEEDS:
+                raise ValueError(f"{path}: seed {g['seed']} is an evaluation seed (0-9999)")
+            for d in g["positions"]:
+                counts = [0] * leaf.NET_TYPES
+                for name in d["pool"].split():
+                    counts[card_row(name)] += 1
+                own = d["kind"] == "agent"
+                rows.append([int(g["seed"]), float(g["won"]) if own else -1.0, d["health"],
+                             d["weapon"], d["last_kill"], d["unseen"], d["win"],
+                             d["searched"], *counts])
+    a = np.array(rows, float).reshape(-1, 8 + leaf.NET_TYPES)
+    return {"seed": a[:, 0].astype(np.int64), "won": a[:, 1],
+            "health": a[:, 2].astype(np.int64), "weapon": a[:, 3].astype(np.int64),
+            "last_kill": a[:, 4].astype(np.int64), "unseen": a[:, 5].astype(np.int64),
+            "win": a[:, 6], "searched": a[:, 7], "counts": a[:, 8:].astype(np.int64)}
+
+
+def cross_entropy(p: np.ndarray, t: np.ndarray) -> float:
+    """The mean cross-entropy of chances ``p`` against targets ``t`` (0..1)."""
+    p = np.clip(p, 1e-12, 1 - 1e-12)
+    return float(-np.mean(t * np.log(p) + (1 - t) * np.log(1 - p)))
+
+
+def cmd_targets(args: argparse.Namespace) -> int:
+    variant = str(sc.get_variant(args.variant))
+    try:
+        pos = target_positions(args.positions, variant)
+    except (OSError, ValueError, KeyError) as e:
+        print(e, file=sys.stderr)
+        return 2
+    if args.max_unseen is not None:
+        pos = {k: v[pos["unseen"] <= args.max_unseen] for k, v in pos.items()}
+    own = pos["won"] >= 0
+    target = pos[args.target] if args.target != "won" else pos["won"]
+    use = own if args.target == "won" else np.ones(len(own), bool)
+    if not use.any() or len(set(pos["won"][own].tolist())) < 2:
+        print(f"no positions of {variant} with both outcomes in {args.positions}",
+              file=sys.stderr)
+        return 2
+    feats, inputs = position_features(pos, variant.split("/")[1])
+    counts = pos["counts"]
+    held = pos["seed"] % 5 == 0
+    games = len(set(pos["seed"].tolist()))
+    print(f"{variant}: {games} games, {int(own.sum())} rooms of the agent "
+          f"(won {100 * pos['won'][own].mean():.1f}%), {int((~own).sum())} deviations' rooms; "
+          f"target {args.target}")
+    fit = use & ~held
+    model = fit_net(counts[fit], inputs[fit], target[fit], args.hidden, args.alpha)
+    chance = net_win_chances(model, counts, inputs)
+    name = agent_config(variant).win_model
+    shipped = leaf.shipped_models()[name] if isinstance(name, str) else None
+    witnesses: dict[str, np.ndarray] = {"net": chance}
+    if shipped is not None and len(shipped) == len(leaf.FEATURES):
+        witnesses["shipped"] = 1.0 / (1.0 + np.exp(-feats @ np.array(shipped)))
+    rate = float(pos["won"][own & ~held].mean())
+    witnesses["constant"] = np.full(len(chance), rate)
+    h_own, h_dev = held & own, held & ~own
+    print("held-out (seed % 5 == 0) cross-entropy: against the outcome of the agent's rooms; "
+          "against the shown chance of the agent's rooms and of the deviations' rooms")
+    for key, p in witnesses.items():
+        print(f"  {key:9s} {cross_entropy(p[h_own], pos['won'][h_own]):.4f}  "
+              f"{cross_entropy(p[h_own], pos['win'][h_own]):.4f}  "
+              f"{cross_entropy(p[h_dev], pos['win'][h_dev]):.4f}  "
+              f"(mean chance at the first room {100 * p[own & (pos['unseen'] == 40)].mean():.1f}%)")
+    model = fit_net(counts[use], inputs[use], target[use], args.hidden, args.alpha)
+    data: dict[str, Any] = json.loads(args.out.read_text()) if args.out.exists() else {
+        "features": list(leaf.FEATURES), "models": {}}
+    seeds = sorted(set(pos["seed"].tolist()))
+    data["models"][args.name] = {
+        "coef": [0.0] * len(leaf.FEATURES), "games": games, "positions": int(use.sum()),
+        "seeds": f"{seeds[0]}-{seeds[-1]}", "target": args.target,
+        "net": {"hidden": int(model[0]), "weights": [round(v, 8) for v in model[1:]],
+                "alpha": args.alpha},
+        "note": args.note}
+    args.out.write_text(json.dumps(data, indent=1) + "\n")
+    print(f"-> {args.out}: {args.name}")
     return 0
 
 
@@ -420,13 +539,27 @@ def main(argv: list[str] | None = None) -> int:
     net.add_argument("--name", default="classic/strict-net", help="the model's name in --out")
     net.add_argument("--out", type=Path, default=MODEL_PATH)
     net.add_argument("--note", default="")
-    for q in (play, fit, net):
+    tg = sub.add_parser("targets", help="fit a win net on the agent's valuations "
+                        "(experiments/leaf_targets.py)")
+    tg.add_argument("--positions", type=Path, action="append", required=True,
+                    help="positions recorded by experiments/leaf_targets.py (repeatable)")
+    tg.add_argument("--target", choices=TARGETS, default="win")
+    tg.add_argument("--max-unseen", type=int, help="fit only positions with at most this many")
+    tg.add_argument("--hidden", type=int, default=8, choices=range(1, leaf.MAX_HIDDEN + 1),
+                    metavar=f"1..{leaf.MAX_HIDDEN}")
+    tg.add_argument("--alpha", type=float, default=0.01, help="the net's L2 penalty")
+    tg.add_argument("--name", default="classic/strict-net", help="the model's name in --out")
+    tg.add_argument("--out", type=Path, required=True)
+    tg.add_argument("--note", default="")
+    for q in (play, fit, net, tg):
         q.add_argument("--variant", default="classic/strict")
     args = p.parse_args(argv)
     if args.command == "fit" and not args.cache:
         args.cache = [Path("leaf-games.jsonl")]
     if args.command == "net":
         return cmd_net(args)
+    if args.command == "targets":
+        return cmd_targets(args)
     return cmd_play(args) if args.command == "play" else cmd_fit(args)
 
 

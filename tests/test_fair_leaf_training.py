@@ -265,3 +265,57 @@ def test_net_fit_refuses_evaluation_seeds(tmp_path: Path,
     games.write_text(json.dumps(_value_game(42, True, random.Random(1))) + "\n")
     assert tr.main(["net", "--games", str(games), "--out", str(tmp_path / "m.json")]) == 2
     assert "evaluation seed" in capsys.readouterr().err
+
+
+def _target_game(seed: int, won: bool, chance: float, rng: random.Random) -> dict[str, object]:
+    """A game as ``experiments/leaf_targets.py`` records one: rooms from a shuffled deck,
+    random health and weapon, every room given the chance ``chance``."""
+    deck = [str(c) for c in sc.FULL_DECK]
+    rng.shuffle(deck)
+    positions = []
+    for k, kind in enumerate(("agent", "branch") * 4):
+        pool = deck[4 * k:]
+        positions.append({"kind": kind, "unseen": len(pool) - 4, "pool": " ".join(sorted(pool)),
+                          "health": rng.randint(1, 20), "weapon": rng.choice([0, 3, 7]),
+                          "last_kill": 0, "reach": 14, "win": chance, "searched": chance})
+    return {"format": _script().LEAF_TARGETS, "seed": seed, "variant": "classic/strict",
+            "won": won, "score": 1 if won else -1, "positions": positions}
+
+
+def test_targets_fit_learns_a_chance_given_as_the_label(tmp_path: Path) -> None:
+    """Fitted to a chance (not an outcome), the net's chances come out near it, and the
+    model file's net, read by the leaf, gives the chances the fit computed."""
+    tr = _script()
+    rng = random.Random(5)
+    path = tmp_path / "targets.jsonl"
+    path.write_text("".join(json.dumps(_target_game(30_000 + i, i % 2 == 0, 0.3, rng)) + "\n"
+                            for i in range(40)))
+    out = tmp_path / "model.json"
+    assert tr.main(["targets", "--positions", str(path), "--hidden", "2", "--out", str(out),
+                    "--name", "soft"]) == 0
+    entry = json.loads(out.read_text())["models"]["soft"]
+    assert entry["target"] == "win" and entry["positions"] == 40 * 8
+    model = leaf.win_model_from(out, "classic/strict", "soft")
+    pos = tr.target_positions([path], "classic/strict")
+    _, inputs = tr.position_features(pos, "strict")
+    chances = tr.net_win_chances(model[len(leaf.FEATURES):], pos["counts"], inputs)
+    assert abs(float(chances.mean()) - 0.3) < 0.05  # the outcomes (half won) are not the label
+    par = leaf.weights_array(None, model)
+    for k in range(0, len(chances), 23):
+        cards = tr._pool_cards(pos["counts"][k])
+        _, got = leaf.leaf_estimate(cards, int(pos["health"][k]), int(pos["weapon"][k]), 14
+                                    if pos["weapon"][k] else 0, par)
+        assert abs(got - chances[k]) < 1e-9
+    # fitted to the outcomes, only the agent's rooms count
+    assert tr.main(["targets", "--positions", str(path), "--hidden", "2", "--out", str(out),
+                    "--name", "won", "--target", "won"]) == 0
+    assert json.loads(out.read_text())["models"]["won"]["positions"] == 40 * 4
+
+
+def test_targets_fit_refuses_evaluation_seeds(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    tr = _script()
+    path = tmp_path / "targets.jsonl"
+    path.write_text(json.dumps(_target_game(7, True, 0.5, random.Random(1))) + "\n")
+    assert tr.main(["targets", "--positions", str(path), "--out", str(tmp_path / "m.json")]) == 2
+    assert "evaluation seed" in capsys.readouterr().err

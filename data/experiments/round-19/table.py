@@ -1,0 +1,120 @@
+"""The paired table of round nineteen, from the arm's files (run from the repository's root).
+
+    python data/experiments/round-19/table.py
+
+The first lines compare the shipped win model's (both variants' leaves read the
+``classic/strict`` model) and each fitted net's mean chance at the first room of the
+recorded games with the rate at which those games were won; the first
+table says how well the shown chance at the agent's own rooms foretells the outcome, by
+phase. The second
+pairs classic/strict's agent with the win net of ``leaf-net.json`` against the agent as
+shipped on the same deals (``experiments/fair_paired.py``'s figures): the shipped agent's
+games are ``data/fair-games.parquet``'s classic/strict rows, whose CPU seconds were
+recorded at another time; a cost check, both sides played here side by side, is its
+last row where it was run. The last table pairs hard/strict's agent with its own net
+against ``data/fair-games.parquet``'s hard/strict rows.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import statistics
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from scoundrel_solver.fair import leaf
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT / "experiments"))
+from fair_paired import load_parts, load_rows, print_rows  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+TARGETS = (HERE / "targets-a.jsonl", HERE / "targets-b.jsonl")
+MODEL = HERE / "leaf-net.json"
+SHIPPED = ROOT / "data" / "fair-games.parquet"
+ARM = (HERE / "net-a.jsonl", HERE / "net-b.jsonl")
+COST = (HERE / "cost-net.jsonl", HERE / "cost-shipped.jsonl")
+HARD = (HERE / "hard-net-a.jsonl", HERE / "hard-net-b.jsonl")
+HARD_TARGETS = (HERE / "hard-targets-a.jsonl", HERE / "hard-targets-b.jsonl")
+HARD_MODEL = HERE / "hard-leaf-net.json"
+
+
+def _training_script():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location(
+        "train_fair_leaf", ROOT / "scripts" / "train_fair_leaf.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def first_room_chances(variant: str, targets: tuple[Path, ...], model: Path,
+                       name: str) -> None:
+    """The shipped win model's and the fitted net's mean chance at the first room of the
+    recorded games of ``variant`` against the rate at which those games were won."""
+    tr = _training_script()
+    pos = tr.target_positions(list(targets), variant)
+    first = (pos["won"] >= 0) & (pos["unseen"] == 40)
+    pos = {k: v[first] for k, v in pos.items()}
+    feats, inputs = tr.position_features(pos, variant.split("/")[1])
+    shipped = np.array(leaf.shipped_models()["classic/strict"])
+    net = leaf.win_model_from(model, variant, name)
+    chances = {"shipped": 1 / (1 + np.exp(-feats @ shipped)),
+               "net": tr.net_win_chances(net[len(leaf.FEATURES):], pos["counts"], inputs)}
+    seeds = pos["seed"]
+    line = (f"{variant}, {len(seeds)} games (seeds {seeds.min()}-{seeds.max()}): won "
+            f"{100 * statistics.fmean(pos['won']):.1f}%; mean chance at the first room:")
+    for key, p in chances.items():
+        line += f" {key} {100 * float(p.mean()):.1f}%"
+    print(line)
+
+
+def shown_by_phase() -> None:
+    """How well the shown chance of the agent's own rooms foretells the outcome, by the
+    cards unseen when the room was dealt: its cross-entropy against the outcome and the
+    constant model's (the rate of those rooms won)."""
+    tr = _training_script()
+    pos = tr.target_positions(list(TARGETS), "classic/strict")
+    own = pos["won"] >= 0
+    print("| classic/strict rooms dealt with | rooms | won | cross-entropy: shown chance "
+          "| constant |")
+    print("|---|---:|---:|---:|---:|")
+    for lo, hi in ((31, 40), (25, 30), (12, 24)):
+        m = own & (pos["unseen"] >= lo) & (pos["unseen"] <= hi)
+        won, rate = pos["won"][m], float(pos["won"][m].mean())
+        print(f"| {lo}-{hi} unseen | {int(m.sum()):,} | {100 * rate:.1f}% "
+              f"| {tr.cross_entropy(pos['win'][m], won):.3f} "
+              f"| {tr.cross_entropy(np.full(len(won), rate), won):.3f} |")
+    print()
+
+
+def main() -> int:
+    first_room_chances("classic/strict", TARGETS, MODEL, "classic/strict-net")
+    if all(path.exists() for path in (*HARD_TARGETS, HARD_MODEL)):
+        first_room_chances("hard/strict", HARD_TARGETS, HARD_MODEL, "hard/strict-net")
+    print()
+    shown_by_phase()
+    arm = load_parts(ARM)
+    shipped = load_rows(SHIPPED, "classic", "strict", None)
+    low = {s: r for s, r in arm.items() if s < 1000}
+    high = {s: r for s, r in arm.items() if s >= 1000}
+    header = ("| deals | seeds | games | won: arm / shipped | only arm / only shipped "
+              "| paired diff, points (95%) | p | CPU s a game, median: arm (shipped) "
+              "| the arm's decisions over 1 s | games alike |")
+    rows = [("first half", low, shipped), ("second half", high, shipped),
+            ("both", arm, shipped)]
+    if all(path.exists() for path in COST):
+        rows.append(("cost check, side by side", load_parts(COST[:1]), load_parts(COST[1:])))
+    print_rows(header, rows)
+    hard = load_parts(HARD)
+    if hard:
+        print()
+        print_rows(header.replace("| deals |", "| hard/strict |"),
+                   [("evaluation", hard, load_rows(SHIPPED, "hard", "strict", None))])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
