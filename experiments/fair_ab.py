@@ -24,7 +24,6 @@ outside the evaluation range 0-9999.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from dataclasses import replace
@@ -35,7 +34,7 @@ from scoundrel_solver.fair.agent import FairAgent
 from scoundrel_solver.fair.api import FAIR_OPTIONS, play_with
 from scoundrel_solver.fair.config import agent_config, configs_with
 from scoundrel_solver.fair.leaf import LEAF_WEIGHTS, win_model_from
-from scoundrel_solver.runs.jsonl import LineAppender, read_json_lines
+from scoundrel_solver.runs.jsonl import append_missing, read_json_lines
 from scoundrel_solver.runs.seeds import parse_seed_range
 
 # the decision timer lives beside the data scripts, which use it too (no part of the package)
@@ -109,16 +108,17 @@ def main(argv: list[str] | None = None) -> int:
     if model != "shipped":
         changes["win_model"] = model
     agent = FairAgent(configs_with(**changes))
-    sink = LineAppender(args.out)
+    saved = [0]
+
+    def count(_seed: int, _game: dict[str, object]) -> None:
+        saved[0] += 1
+
     try:
-        for seed in seeds:
-            if seed not in done:
-                sink.append(json.dumps(play(agent, seed, args.variant)))
+        append_missing(args.out, seeds, done, lambda seed: play(agent, seed, args.variant),
+                       progress=count)
     except KeyboardInterrupt:
-        print(f"interrupted: {sink.appended} games saved in {args.out}", file=sys.stderr)
+        print(f"interrupted: {saved[0]} games saved in {args.out}", file=sys.stderr)
         return 130
-    finally:
-        sink.close()
     return 0
 
 

@@ -150,6 +150,13 @@ def paired(a: dict[int, bool], b: dict[int, bool]) -> dict[str, Any]:
     }
 
 
+HEADER = ("| deals | seeds | games | won: arm / shipped | only arm / only shipped "
+          "| paired diff, points (95%) | p | CPU s a game, median: arm (shipped) "
+          "| the arm's decisions over 1 s | games alike |")
+"""The header line of a round's paired table (:func:`print_rows`) for an arm against the
+agent as shipped: a first column naming the deals, then :func:`table_cells`'s columns."""
+
+
 def table_cells(arm: dict[int, dict[str, Any]], shipped: dict[int, dict[str, Any]]
                 ) -> list[str] | None:
     """The cells of one row of a round's paired table, an arm against the agent as shipped

@@ -35,7 +35,6 @@ what a player knows, never the dungeon's order. Keep the seeds outside 0-9999.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import time
@@ -45,7 +44,7 @@ from typing import Any
 import scoundrel_core as sc
 from scoundrel_core.info import ChanceNode, InfoState, observe
 from scoundrel_solver.fair.agent import FairAgent, choice
-from scoundrel_solver.runs.jsonl import LineAppender, read_json_lines
+from scoundrel_solver.runs.jsonl import append_missing, read_json_lines
 from scoundrel_solver.runs.seeds import parse_seed_range
 
 FORMAT = "scoundrel-leaf-targets/1"
@@ -147,26 +146,26 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("min_unseen", "branch_unseen"):
         if not 0 <= getattr(args, name) <= 44:
             p.error(f"--{name.replace('_', '-')} {getattr(args, name)}: must be 0..44")
-    done = ({int(row["seed"]) for _, row in read_json_lines(args.out)}
-            if args.out.exists() else set())
     if seeds.count > 1_000_000:
         p.error(f"--seeds {args.seeds}: at most 1,000,000 games a run")
-    todo = [seed for seed in seeds if seed not in done]
+    done = ({int(row["seed"]) for _, row in read_json_lines(args.out)}
+            if args.out.exists() else set())
     agent = FairAgent()
-    sink = LineAppender(args.out)
     from tqdm import tqdm
 
+    bar = tqdm(total=sum(seed not in done for seed in seeds), desc=f"{variant} targets",
+               unit="game")
     try:
-        for seed in tqdm(todo, desc=f"{variant} targets", unit="game"):
-            game = play(agent, seed, variant, args.min_unseen, args.branch_unseen)
-            sink.append(json.dumps(game))
+        append_missing(args.out, seeds, done,
+                       lambda seed: play(agent, seed, variant, args.min_unseen,
+                                         args.branch_unseen),
+                       progress=lambda _seed, _game: bar.update())
     except KeyboardInterrupt:
-        print(f"interrupted: {sink.appended} games saved in {args.out}", file=sys.stderr)
+        bar.close()  # first, so the message gets a line of its own
+        print(f"interrupted: {bar.n} games saved in {args.out}", file=sys.stderr)
         return 130
-    finally:
-        sink.close()
+    bar.close()
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

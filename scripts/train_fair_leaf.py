@@ -52,6 +52,7 @@ import json
 import math
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -136,9 +137,15 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1e-5) -> np.ndarray:
     return np.asarray(coef, np.float64)
 
 
+def cross_entropy(p: np.ndarray, t: np.ndarray) -> float:
+    """The mean cross-entropy of chances ``p`` against targets ``t`` (0..1): the log-loss
+    when the targets are outcomes."""
+    p = np.clip(p, 1e-12, 1 - 1e-12)
+    return float(-np.mean(t * np.log(p) + (1 - t) * np.log(1 - p)))
+
+
 def log_loss(x: np.ndarray, y: np.ndarray, coef: np.ndarray) -> float:
-    p = np.clip(1.0 / (1.0 + np.exp(-x @ coef)), 1e-12, 1 - 1e-12)
-    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+    return cross_entropy(1.0 / (1.0 + np.exp(-x @ coef)), y)
 
 
 # -- the win net, fitted on the positions of recorded games -----------------------------------
@@ -156,31 +163,38 @@ def card_row(name: str) -> int:
     return card.value + KIND_OFFSET[kind]
 
 
+def recorded_games(paths: list[Path], fmt: str, variant: str) -> Iterator[dict[str, Any]]:
+    """The games of ``variant`` in files of format ``fmt`` (a line per game): a line of
+    another format, or a game on an evaluation seed, is an error."""
+    for path in paths:
+        for _, g in read_json_lines(path):
+            if g.get("format") != fmt:
+                raise ValueError(f"{path}: a line is not of format {fmt}")
+            if g["variant"] != variant:
+                continue
+            if int(g["seed"]) in EVAL_SEEDS:
+                raise ValueError(f"{path}: seed {g['seed']} is an evaluation seed (0-9999)")
+            yield g
+
+
 def value_game_positions(paths: list[Path], variant: str) -> dict[str, np.ndarray]:
     """Every room's first decision in recorded games of ``variant``: the pool (the room,
     the unseen cards and the known bottom) as counts by the net's rows, health, weapon,
     last kill, and the game's seed and outcome. The pool is the leaf's between rooms: the
     room dealt is a draw from it, and a sum over the pool cannot tell them apart."""
     rows: list[list[int]] = []
-    for path in paths:
-        for _, g in read_json_lines(path):
-            if g.get("format") != VALUE_GAMES:
-                raise ValueError(f"{path}: a line is not of format {VALUE_GAMES}")
-            if g["variant"] != variant:
+    for g in recorded_games(paths, VALUE_GAMES, variant):
+        for d in g["decisions"]:
+            if d["resolved"] != 0:
                 continue
-            if int(g["seed"]) in EVAL_SEEDS:
-                raise ValueError(f"{path}: seed {g['seed']} is an evaluation seed (0-9999)")
-            for d in g["decisions"]:
-                if d["resolved"] != 0:
-                    continue
-                counts = [0] * leaf.NET_TYPES
-                for key, n in d.items():
-                    if key.startswith("unseen_") and key[7:8] in KIND_OFFSET:
-                        counts[int(key[8:]) + KIND_OFFSET[key[7]]] += int(n)
-                for name in (*d["room"], *d["bottom"]):
-                    counts[card_row(name)] += 1
-                rows.append([int(g["seed"]), int(g["won"]), d["health"], d["weapon"],
-                             d["last_kill"], *counts])
+            counts = [0] * leaf.NET_TYPES
+            for key, n in d.items():
+                if key.startswith("unseen_") and key[7:8] in KIND_OFFSET:
+                    counts[int(key[8:]) + KIND_OFFSET[key[7]]] += int(n)
+            for name in (*d["room"], *d["bottom"]):
+                counts[card_row(name)] += 1
+            rows.append([int(g["seed"]), int(g["won"]), d["health"], d["weapon"],
+                         d["last_kill"], *counts])
     a = np.array(rows, np.int64).reshape(-1, 5 + leaf.NET_TYPES)
     return {"seed": a[:, 0], "won": a[:, 1].astype(float), "health": a[:, 2],
             "weapon": a[:, 3], "last_kill": a[:, 4], "counts": a[:, 5:]}
@@ -267,8 +281,7 @@ def net_win_chances(model: tuple[float, ...], counts: np.ndarray,
 
 def net_log_loss(model: tuple[float, ...], counts: np.ndarray, inputs: np.ndarray,
                  won: np.ndarray) -> float:
-    p = np.clip(net_win_chances(model, counts, inputs), 1e-12, 1 - 1e-12)
-    return float(-np.mean(won * np.log(p) + (1 - won) * np.log(1 - p)))
+    return cross_entropy(net_win_chances(model, counts, inputs), won)
 
 
 def cmd_net(args: argparse.Namespace) -> int:
@@ -343,33 +356,20 @@ def target_positions(paths: list[Path], variant: str) -> dict[str, np.ndarray]:
     player's state, the agent's chances and, for the agent's own rooms, the outcome
     (``won`` is -1 for a deviation's room, whose game was never played)."""
     rows: list[list[float]] = []
-    for path in paths:
-        for _, g in read_json_lines(path):
-            if g.get("format") != LEAF_TARGETS:
-                raise ValueError(f"{path}: a line is not of format {LEAF_TARGETS}")
-            if g["variant"] != variant:
-                continue
-            if int(g["seed"]) in EVAL_SEEDS:
-                raise ValueError(f"{path}: seed {g['seed']} is an evaluation seed (0-9999)")
-            for d in g["positions"]:
-                counts = [0] * leaf.NET_TYPES
-                for name in d["pool"].split():
-                    counts[card_row(name)] += 1
-                own = d["kind"] == "agent"
-                rows.append([int(g["seed"]), float(g["won"]) if own else -1.0, d["health"],
-                             d["weapon"], d["last_kill"], d["unseen"], d["win"],
-                             d["searched"], *counts])
+    for g in recorded_games(paths, LEAF_TARGETS, variant):
+        for d in g["positions"]:
+            counts = [0] * leaf.NET_TYPES
+            for name in d["pool"].split():
+                counts[card_row(name)] += 1
+            own = d["kind"] == "agent"
+            rows.append([int(g["seed"]), float(g["won"]) if own else -1.0, d["health"],
+                         d["weapon"], d["last_kill"], d["unseen"], d["win"],
+                         d["searched"], *counts])
     a = np.array(rows, float).reshape(-1, 8 + leaf.NET_TYPES)
     return {"seed": a[:, 0].astype(np.int64), "won": a[:, 1],
             "health": a[:, 2].astype(np.int64), "weapon": a[:, 3].astype(np.int64),
             "last_kill": a[:, 4].astype(np.int64), "unseen": a[:, 5].astype(np.int64),
             "win": a[:, 6], "searched": a[:, 7], "counts": a[:, 8:].astype(np.int64)}
-
-
-def cross_entropy(p: np.ndarray, t: np.ndarray) -> float:
-    """The mean cross-entropy of chances ``p`` against targets ``t`` (0..1)."""
-    p = np.clip(p, 1e-12, 1 - 1e-12)
-    return float(-np.mean(t * np.log(p) + (1 - t) * np.log(1 - p)))
 
 
 def cmd_targets(args: argparse.Namespace) -> int:
@@ -382,7 +382,7 @@ def cmd_targets(args: argparse.Namespace) -> int:
     if args.max_unseen is not None:
         pos = {k: v[pos["unseen"] <= args.max_unseen] for k, v in pos.items()}
     own = pos["won"] >= 0
-    target = pos[args.target] if args.target != "won" else pos["won"]
+    target = pos[args.target]
     use = own if args.target == "won" else np.ones(len(own), bool)
     if not use.any() or len(set(pos["won"][own].tolist())) < 2:
         print(f"no positions of {variant} with both outcomes in {args.positions}",

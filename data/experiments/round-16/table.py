@@ -22,7 +22,7 @@ from scoundrel_solver.fair import leaf
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "experiments"))
-from fair_paired import load_rows, print_rows  # noqa: E402
+from fair_paired import HEADER, load_rows, print_rows  # noqa: E402
 from first_room import first_room_line, read_games  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -52,10 +52,7 @@ def main() -> int:
     fresh = (load_rows(HERE / "classic-equal-model-fresh.jsonl", None, None, None),
              shipped_fresh)
     pooled = ({**evaluation[0], **fresh[0]}, {**evaluation[1], **fresh[1]})
-    header = ("| deals | seeds | games | won: arm / shipped | only arm / only shipped "
-              "| paired diff, points (95%) | p | CPU s a game, median: arm (shipped) "
-              "| the arm's decisions over 1 s | games alike |")
-    print_rows(header, [("evaluation", *evaluation), ("fresh", *fresh), ("both", *pooled)])
+    print_rows(HEADER, [("evaluation", *evaluation), ("fresh", *fresh), ("both", *pooled)])
     return 0
 
 

@@ -22,7 +22,7 @@ from scoundrel_solver.fair import leaf
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "experiments"))
-from fair_paired import load_parts, load_rows, print_rows  # noqa: E402
+from fair_paired import HEADER, load_parts, load_rows, print_rows  # noqa: E402
 from first_room import first_room_line, read_games  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -49,19 +49,16 @@ def main() -> int:
     shipped = load_rows(SHIPPED, "classic", "strict", None)
     low = {s: r for s, r in arm.items() if s < 2000}
     high = {s: r for s, r in arm.items() if s >= 2000}
-    header = ("| deals | seeds | games | won: arm / shipped | only arm / only shipped "
-              "| paired diff, points (95%) | p | CPU s a game, median: arm (shipped) "
-              "| the arm's decisions over 1 s | games alike |")
     rows = [("first half", low, shipped), ("second half", high, shipped),
             ("both", arm, shipped)]
     cost_arm, cost_shipped = load_parts(COST[:1]), load_parts(COST[1:])
     if cost_arm and cost_shipped:
         rows.append(("cost check, side by side", cost_arm, cost_shipped))
-    print_rows(header, rows)
+    print_rows(HEADER, rows)
     hard = load_parts(HARD)
     if hard:
         print()
-        print_rows(header.replace("| deals |", "| hard/strict, win bonus 200 |"),
+        print_rows(HEADER.replace("| deals |", "| hard/strict, win bonus 200 |"),
                    [("evaluation", hard, load_rows(SHIPPED, "hard", "strict", None))])
     return 0
 

@@ -19,7 +19,7 @@ from scoundrel_solver.fair import leaf
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "experiments"))
-from fair_paired import load_parts, load_rows, print_rows  # noqa: E402
+from fair_paired import HEADER, load_parts, load_rows, print_rows  # noqa: E402
 from first_room import first_room_line, read_games  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -42,10 +42,7 @@ def main() -> int:
     first_room_chances()
     arm = load_parts(ARM)
     shipped = load_rows(SHIPPED, None, None, None)
-    header = ("| deals | seeds | games | won: arm / shipped | only arm / only shipped "
-              "| paired diff, points (95%) | p | CPU s a game, median: arm (shipped) "
-              "| the arm's decisions over 1 s | games alike |")
-    print_rows(header, [("fresh", arm, shipped)])
+    print_rows(HEADER, [("fresh", arm, shipped)])
     return 0
 
 

@@ -4,15 +4,14 @@
 
 The first lines compare the shipped win model's (both variants' leaves read the
 ``classic/strict`` model) and each fitted net's mean chance at the first room of the
-recorded games with the rate at which those games were won; the first
-table says how well the shown chance at the agent's own rooms foretells the outcome, by
-phase. The second
-pairs classic/strict's agent with the win net of ``leaf-net.json`` against the agent as
-shipped on the same deals (``experiments/fair_paired.py``'s figures): the shipped agent's
-games are ``data/fair-games.parquet``'s classic/strict rows, whose CPU seconds were
-recorded at another time; a cost check, both sides played here side by side, is its
-last row where it was run. The last table pairs hard/strict's agent with its own net
-against ``data/fair-games.parquet``'s hard/strict rows.
+recorded games with the rate at which those games were won; the first table says how
+well the shown chance at the agent's own rooms foretells the outcome, by phase. The
+second pairs classic/strict's agent with the win net of ``leaf-net.json`` against the
+agent as shipped on the same deals (``experiments/fair_paired.py``'s figures): the
+shipped agent's games are ``data/fair-games.parquet``'s classic/strict rows, whose CPU
+seconds were recorded at another time (no cost check was run side by side). The last
+pairs hard/strict's agent with its own net against ``data/fair-games.parquet``'s
+hard/strict rows.
 """
 
 from __future__ import annotations
@@ -21,6 +20,7 @@ import importlib.util
 import statistics
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 
@@ -28,20 +28,19 @@ from scoundrel_solver.fair import leaf
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "experiments"))
-from fair_paired import load_parts, load_rows, print_rows  # noqa: E402
+from fair_paired import HEADER, load_parts, load_rows, print_rows  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 TARGETS = (HERE / "targets-a.jsonl", HERE / "targets-b.jsonl")
 MODEL = HERE / "leaf-net.json"
 SHIPPED = ROOT / "data" / "fair-games.parquet"
 ARM = (HERE / "net-a.jsonl", HERE / "net-b.jsonl")
-COST = (HERE / "cost-net.jsonl", HERE / "cost-shipped.jsonl")
 HARD = (HERE / "hard-net-a.jsonl", HERE / "hard-net-b.jsonl")
 HARD_TARGETS = (HERE / "hard-targets-a.jsonl", HERE / "hard-targets-b.jsonl")
 HARD_MODEL = HERE / "hard-leaf-net.json"
 
 
-def _training_script():  # type: ignore[no-untyped-def]
+def _training_script() -> ModuleType:
     spec = importlib.util.spec_from_file_location(
         "train_fair_leaf", ROOT / "scripts" / "train_fair_leaf.py")
     assert spec is not None and spec.loader is not None
@@ -50,12 +49,10 @@ def _training_script():  # type: ignore[no-untyped-def]
     return mod
 
 
-def first_room_chances(variant: str, targets: tuple[Path, ...], model: Path,
-                       name: str) -> None:
+def first_room_chances(tr: ModuleType, pos: dict[str, np.ndarray], variant: str,
+                       model: Path, name: str) -> None:
     """The shipped win model's and the fitted net's mean chance at the first room of the
-    recorded games of ``variant`` against the rate at which those games were won."""
-    tr = _training_script()
-    pos = tr.target_positions(list(targets), variant)
+    recorded games of ``variant`` (``pos``) against the rate at which they were won."""
     first = (pos["won"] >= 0) & (pos["unseen"] == 40)
     pos = {k: v[first] for k, v in pos.items()}
     feats, inputs = tr.position_features(pos, variant.split("/")[1])
@@ -71,12 +68,10 @@ def first_room_chances(variant: str, targets: tuple[Path, ...], model: Path,
     print(line)
 
 
-def shown_by_phase() -> None:
-    """How well the shown chance of the agent's own rooms foretells the outcome, by the
-    cards unseen when the room was dealt: its cross-entropy against the outcome and the
-    constant model's (the rate of those rooms won)."""
-    tr = _training_script()
-    pos = tr.target_positions(list(TARGETS), "classic/strict")
+def shown_by_phase(tr: ModuleType, pos: dict[str, np.ndarray]) -> None:
+    """How well the shown chance of the agent's own rooms (of ``pos``) foretells the
+    outcome, by the cards unseen when the room was dealt: its cross-entropy against the
+    outcome and the constant model's (the rate of those rooms won)."""
     own = pos["won"] >= 0
     print("| classic/strict rooms dealt with | rooms | won | cross-entropy: shown chance "
           "| constant |")
@@ -91,30 +86,23 @@ def shown_by_phase() -> None:
 
 
 def main() -> int:
-    first_room_chances("classic/strict", TARGETS, MODEL, "classic/strict-net")
-    if all(path.exists() for path in (*HARD_TARGETS, HARD_MODEL)):
-        first_room_chances("hard/strict", HARD_TARGETS, HARD_MODEL, "hard/strict-net")
+    tr = _training_script()
+    classic = tr.target_positions(list(TARGETS), "classic/strict")
+    first_room_chances(tr, classic, "classic/strict", MODEL, "classic/strict-net")
+    first_room_chances(tr, tr.target_positions(list(HARD_TARGETS), "hard/strict"),
+                       "hard/strict", HARD_MODEL, "hard/strict-net")
     print()
-    shown_by_phase()
+    shown_by_phase(tr, classic)
     arm = load_parts(ARM)
     shipped = load_rows(SHIPPED, "classic", "strict", None)
     low = {s: r for s, r in arm.items() if s < 1000}
     high = {s: r for s, r in arm.items() if s >= 1000}
-    header = ("| deals | seeds | games | won: arm / shipped | only arm / only shipped "
-              "| paired diff, points (95%) | p | CPU s a game, median: arm (shipped) "
-              "| the arm's decisions over 1 s | games alike |")
-    rows = [("first half", low, shipped), ("second half", high, shipped),
-            ("both", arm, shipped)]
-    if all(path.exists() for path in COST):
-        rows.append(("cost check, side by side", load_parts(COST[:1]), load_parts(COST[1:])))
-    print_rows(header, rows)
-    hard = load_parts(HARD)
-    if hard:
-        print()
-        print_rows(header.replace("| deals |", "| hard/strict |"),
-                   [("evaluation", hard, load_rows(SHIPPED, "hard", "strict", None))])
+    print_rows(HEADER, [("first half", low, shipped), ("second half", high, shipped),
+                        ("both", arm, shipped)])
+    print()
+    print_rows(HEADER.replace("| deals |", "| hard/strict |"),
+               [("evaluation", load_parts(HARD), load_rows(SHIPPED, "hard", "strict", None))])
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

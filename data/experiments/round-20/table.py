@@ -15,7 +15,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "experiments"))
-from fair_paired import load_parts, load_rows, print_rows  # noqa: E402
+from fair_paired import HEADER, load_parts, load_rows, print_rows  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 SHIPPED = HERE.parent / "round-16" / "classic-equal-model-fresh.jsonl"
@@ -25,10 +25,7 @@ ARM = (HERE / "endgame30-a.jsonl", HERE / "endgame30-b.jsonl")
 def main() -> int:
     arm = load_parts(ARM)
     shipped = load_rows(SHIPPED, None, None, None)
-    header = ("| deals | seeds | games | won: arm / shipped | only arm / only shipped "
-              "| paired diff, points (95%) | p | CPU s a game, median: arm (shipped) "
-              "| the arm's decisions over 1 s | games alike |")
-    print_rows(header, [("fresh", arm, shipped)])
+    print_rows(HEADER, [("fresh", arm, shipped)])
     return 0
 
 
