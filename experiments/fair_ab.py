@@ -28,6 +28,7 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from scoundrel_core.variants import get_variant
 from scoundrel_solver.fair.agent import FairAgent
@@ -103,8 +104,10 @@ def main(argv: list[str] | None = None) -> int:
     if "win_bonus" in weights:
         changes["win_bonus"] = weights.pop("win_bonus")
     if weights:
-        changes["leaf"] = replace(agent_config(args.variant).leaf, **{
-            k: int(v) if k == "kills" else v for k, v in weights.items()})
+        # The kills weight counts kills, so it takes an integer; the rest are numbers.
+        leaf_changes: dict[str, Any] = {
+            k: int(v) if k == "kills" else v for k, v in weights.items()}
+        changes["leaf"] = replace(agent_config(args.variant).leaf, **leaf_changes)
     if model != "shipped":
         changes["win_model"] = model
     agent = FairAgent(configs_with(**changes))

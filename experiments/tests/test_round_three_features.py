@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lab import load_experiment
-from scoundrel_core import FULL_DECK, Kind
+from scoundrel_core import FULL_DECK, Card, Kind
 
 features = load_experiment("round_three_features")
 
@@ -14,7 +14,7 @@ features = load_experiment("round_three_features")
 @given(st.lists(st.sampled_from(FULL_DECK), unique=True, max_size=20), st.integers(1, 20),
        st.integers(0, 10), st.integers(0, 14))
 @settings(max_examples=60, deadline=None)
-def test_each_feature_counts_what_it_names(pool: list, health: int, weapon: int,
+def test_each_feature_counts_what_it_names(pool: list[Card], health: int, weapon: int,
                                            reach: int) -> None:
     got = dict(zip(features.NAMES, features.round_three_features(pool, health, weapon, reach),
                    strict=True))

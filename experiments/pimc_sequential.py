@@ -1,0 +1,153 @@
+"""The fair agent whose endgame draws more dungeon orders where its choice is close.
+
+    python experiments/pimc_sequential.py --seeds 0:2000 --out arm.jsonl --cap 32 --margin 1
+    python experiments/fair_paired.py data/fair-games.parquet arm.jsonl --variant classic
+
+In the endgame the shipped agent is PIMC over a fixed number of sampled orders
+(``endgame_samples``, eight under classic/strict), and one order more or less won
+often decides between two actions. This agent starts from the same orders and, while
+the action with most wins leads the next best by no more than ``--margin`` wins, draws
+as many orders again (the next orders of the same generator, so the first ones are
+the shipped agent's), up to ``--cap`` orders. Every action is tallied on the same
+orders, and each order is solved once per action whatever the number of rounds. Where
+there are no more orders of the unseen cards than ``--cap`` (few cards unseen), every
+order is used once, as PIMC does. Outside the endgame it is the agent as shipped.
+
+Rows as ``experiments/fair_ab.py`` writes them (one JSON line per game, resumable), with
+``orders``: the mean number of orders tallied at the endgame's decisions of more than one
+action.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+
+import scoundrel_core as sc
+from scoundrel_core import Action
+from scoundrel_core.info import InfoState
+from scoundrel_solver.fair.agent import FairAgent
+from scoundrel_solver.fair.pimc import (
+    ActionTally,
+    PimcStats,
+    _score,
+    _wins,
+    best_tally,
+    sample_orders,
+    world,
+)
+from scoundrel_solver.fair.samples import MAX_SAMPLES
+from scoundrel_solver.runs.jsonl import append_missing, read_json_lines
+from scoundrel_solver.runs.seeds import parse_seed_range
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from fair_ab import play
+
+MAX_NODES = 2_000_000  # per solve, as the shipped PIMC
+
+
+def sequential_tallies(info: InfoState, first: int, cap: int, margin: int,
+                       stats: PimcStats) -> list[ActionTally]:
+    """Each legal action's tally over ``first`` orders, doubled while the lead of the most
+    wins over the next is at most ``margin`` and fewer than ``cap`` orders are tallied.
+    Scores are solved only for the actions tied on most wins, as PIMC solves them."""
+    acts = info.legal_actions()
+    exact = math.factorial(len(info.unseen)) <= cap
+    orders = sample_orders(info, cap, 0)
+    n = len(orders) if exact else first
+    results: list[list[tuple[bool, int | None, bool]]] = [[] for _ in acts]
+    done = 0
+    while True:
+        for order in orders[done:n]:
+            w = world(info, order)
+            for row, a in zip(results, acts, strict=True):
+                row.append(_wins(sc.apply(w, a), MAX_NODES, stats))
+        done = n
+        counts = sorted((sum(won for won, _, _ in row) for row in results), reverse=True)
+        if n >= len(orders) or counts[0] - counts[1] > margin:
+            break
+        n = min(2 * n, len(orders))
+    top = counts[0]
+    tied = counts.count(top) > 1
+    out = []
+    for a, row in zip(acts, results, strict=True):
+        wins = sum(won for won, _, _ in row)
+        unproven = sum(not ok for _, _, ok in row)
+        total: int | None = None
+        if tied and wins == top:
+            total = 0
+            for order, (won, score, ok) in zip(orders[:done], row, strict=True):
+                if score is None:
+                    score, ok = _score(sc.apply(world(info, order), a), MAX_NODES, stats, won)
+                    unproven += not ok
+                total += score
+        out.append(ActionTally(a, wins, total, done, unproven))
+    return out
+
+
+class SequentialAgent(FairAgent):
+    """The shipped agent, with the endgame's orders drawn on while the choice is close."""
+
+    def __init__(self, cap: int, margin: int) -> None:
+        super().__init__()
+        self.cap = cap
+        self.margin = margin
+        self.stats = PimcStats()
+        self.orders: list[int] = []  # orders tallied at each endgame decision of 2+ actions
+
+    def choose(self, info: InfoState) -> tuple[Action, bool]:
+        if not self.in_endgame(info):
+            return super().choose(info)
+        acts = info.legal_actions()
+        known = len(info.unseen) <= 1
+        if len(acts) == 1:
+            return acts[0], known
+        first = self.config_for(info).endgame_samples
+        tallies = sequential_tallies(info, first, max(first, self.cap), self.margin, self.stats)
+        self.orders.append(tallies[0].samples)
+        return best_tally(tallies).action, known and not any(t.unproven for t in tallies)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--seeds", required=True, help="A:B")
+    p.add_argument("--variant", default="classic/strict")
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--cap", type=int, default=32, help="most orders a decision tallies")
+    p.add_argument("--margin", type=int, default=1,
+                   help="draw more orders while the lead in wins is at most this")
+    args = p.parse_args(argv)
+    if not 1 <= args.cap <= MAX_SAMPLES:
+        p.error(f"--cap {args.cap}: must be 1-{MAX_SAMPLES}")
+    if args.margin < 0:
+        p.error(f"--margin {args.margin}: must be 0 or more")
+    try:
+        seeds = parse_seed_range(args.seeds)
+    except ValueError as e:
+        p.error(f"--seeds {args.seeds!r}: {e}")
+    done = ({int(row["seed"]) for _, row in read_json_lines(args.out)}
+            if args.out.exists() else set())
+    agent = SequentialAgent(args.cap, args.margin)
+    saved = [0]
+
+    def game(seed: int) -> dict[str, object]:
+        agent.orders = []
+        row = play(agent, seed, args.variant)
+        row["orders"] = round(sum(agent.orders) / len(agent.orders), 2) if agent.orders else 0
+        return row
+
+    def count(_seed: int, _game: dict[str, object]) -> None:
+        saved[0] += 1
+
+    try:
+        append_missing(args.out, seeds, done, game, progress=count)
+    except KeyboardInterrupt:
+        print(f"interrupted: {saved[0]} games saved in {args.out}", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
