@@ -8,7 +8,8 @@ In the endgame the shipped agent is PIMC over a fixed number of sampled orders
 often decides between two actions. This agent starts from the same orders and, while
 the action with most wins leads the next best by no more than ``--margin`` wins, draws
 as many orders again (the next orders of the same generator, so the first ones are
-the shipped agent's), up to ``--cap`` orders. Every action is tallied on the same
+the shipped agent's), up to ``--cap`` orders, for the actions still within ``--margin``
+wins of the most (a race: the others drop out). The contenders are compared on the same
 orders, and each order is solved once per action whatever the number of rounds. Where
 there are no more orders of the unseen cards than ``--cap`` (few cards unseen), every
 order is used once, as PIMC does. Outside the endgame it is the agent as shipped.
@@ -50,40 +51,44 @@ MAX_NODES = 2_000_000  # per solve, as the shipped PIMC
 
 def sequential_tallies(info: InfoState, first: int, cap: int, margin: int,
                        stats: PimcStats) -> list[ActionTally]:
-    """Each legal action's tally over ``first`` orders, doubled while the lead of the most
-    wins over the next is at most ``margin`` and fewer than ``cap`` orders are tallied.
-    Scores are solved only for the actions tied on most wins, as PIMC solves them."""
+    """Each legal action's tally over ``first`` orders; then, while more than one action
+    is within ``margin`` wins of the most and fewer than ``cap`` orders are tallied, those
+    actions (the contenders) are tallied on as many orders again. An action dropped from
+    the contenders keeps its tally and can no longer be chosen: its wins stay below every
+    contender's, which only grow. Scores are solved only for the contenders tied on most
+    wins, as PIMC solves them."""
     acts = info.legal_actions()
     exact = math.factorial(len(info.unseen)) <= cap
     orders = sample_orders(info, cap, 0)
     n = len(orders) if exact else first
     results: list[list[tuple[bool, int | None, bool]]] = [[] for _ in acts]
+    alive = list(range(len(acts)))
     done = 0
     while True:
         for order in orders[done:n]:
             w = world(info, order)
-            for row, a in zip(results, acts, strict=True):
-                row.append(_wins(sc.apply(w, a), MAX_NODES, stats))
+            for i in alive:
+                results[i].append(_wins(sc.apply(w, acts[i]), MAX_NODES, stats))
         done = n
-        counts = sorted((sum(won for won, _, _ in row) for row in results), reverse=True)
-        if n >= len(orders) or counts[0] - counts[1] > margin:
+        wins = [sum(won for won, _, _ in row) for row in results]
+        top = max(wins[i] for i in alive)
+        alive = [i for i in alive if wins[i] >= top - margin]
+        if len(alive) == 1 or n >= len(orders):
             break
         n = min(2 * n, len(orders))
-    top = counts[0]
-    tied = counts.count(top) > 1
+    tied = [i for i in alive if wins[i] == top]
     out = []
-    for a, row in zip(acts, results, strict=True):
-        wins = sum(won for won, _, _ in row)
+    for i, (a, row) in enumerate(zip(acts, results, strict=True)):
         unproven = sum(not ok for _, _, ok in row)
         total: int | None = None
-        if tied and wins == top:
+        if len(tied) > 1 and i in tied:
             total = 0
-            for order, (won, score, ok) in zip(orders[:done], row, strict=True):
+            for order, (won, score, ok) in zip(orders, row, strict=False):
                 if score is None:
                     score, ok = _score(sc.apply(world(info, order), a), MAX_NODES, stats, won)
                     unproven += not ok
                 total += score
-        out.append(ActionTally(a, wins, total, done, unproven))
+        out.append(ActionTally(a, wins[i], total, len(row), unproven))
     return out
 
 
@@ -106,7 +111,7 @@ class SequentialAgent(FairAgent):
             return acts[0], known
         first = self.config_for(info).endgame_samples
         tallies = sequential_tallies(info, first, max(first, self.cap), self.margin, self.stats)
-        self.orders.append(tallies[0].samples)
+        self.orders.append(max(t.samples for t in tallies))
         return best_tally(tallies).action, known and not any(t.unproven for t in tallies)
 
 
