@@ -207,6 +207,18 @@ def print_rows(header: str,
             print(f"| {name} | " + " | ".join(cells) + " |")
 
 
+Rows = dict[int, dict[str, Any]]
+"""seed -> row: one side's games (:func:`load_rows`, :func:`load_parts`)."""
+
+
+def halves(arm: Rows, shipped: Rows, split: int) -> list[tuple[str, Rows, Rows]]:
+    """The rows of :func:`print_rows` for an arm played on seeds below ``split`` and from
+    it (each half of the deals, then both)."""
+    low = {s: r for s, r in arm.items() if s < split}
+    high = {s: r for s, r in arm.items() if s >= split}
+    return [("first half", low, shipped), ("second half", high, shipped), ("both", arm, shipped)]
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("a", type=Path)

@@ -102,3 +102,12 @@ def test_an_arm_in_several_files_is_their_rows_together(tmp_path: Path) -> None:
     # a file not yet written (its process has not started) adds nothing
     rows = fair_paired.load_parts([a, b, tmp_path / "later.jsonl"])
     assert fair_paired.wins(rows) == {0: True, 1: True, 2: False, 3: False}
+
+
+def test_halves_split_an_arm_at_a_seed_and_keep_both() -> None:
+    arm = {s: {"seed": s, "won": True} for s in (0, 5, 9, 10, 14)}
+    shipped = {s: {"seed": s, "won": False} for s in range(20)}
+    rows = fair_paired.halves(arm, shipped, 10)
+    assert [name for name, _, _ in rows] == ["first half", "second half", "both"]
+    assert [sorted(a) for _, a, _ in rows] == [[0, 5, 9], [10, 14], [0, 5, 9, 10, 14]]
+    assert all(s is shipped for _, _, s in rows)

@@ -22,7 +22,7 @@ from scoundrel_solver.fair import leaf
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "experiments"))
-from fair_paired import HEADER, load_parts, load_rows, print_rows  # noqa: E402
+from fair_paired import HEADER, halves, load_parts, load_rows, print_rows  # noqa: E402
 from first_room import first_room_line, read_games  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -47,10 +47,7 @@ def main() -> int:
     first_room_chances()
     arm = load_parts(ARM)
     shipped = load_rows(SHIPPED, "classic", "strict", None)
-    low = {s: r for s, r in arm.items() if s < 2000}
-    high = {s: r for s, r in arm.items() if s >= 2000}
-    rows = [("first half", low, shipped), ("second half", high, shipped),
-            ("both", arm, shipped)]
+    rows = halves(arm, shipped, 2000)
     cost_arm, cost_shipped = load_parts(COST[:1]), load_parts(COST[1:])
     if cost_arm and cost_shipped:
         rows.append(("cost check, side by side", cost_arm, cost_shipped))

@@ -28,7 +28,7 @@ from scoundrel_solver.fair import leaf
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "experiments"))
-from fair_paired import HEADER, load_parts, load_rows, print_rows  # noqa: E402
+from fair_paired import HEADER, halves, load_parts, load_rows, print_rows  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 TARGETS = (HERE / "targets-a.jsonl", HERE / "targets-b.jsonl")
@@ -95,10 +95,7 @@ def main() -> int:
     shown_by_phase(tr, classic)
     arm = load_parts(ARM)
     shipped = load_rows(SHIPPED, "classic", "strict", None)
-    low = {s: r for s, r in arm.items() if s < 1000}
-    high = {s: r for s, r in arm.items() if s >= 1000}
-    print_rows(HEADER, [("first half", low, shipped), ("second half", high, shipped),
-                        ("both", arm, shipped)])
+    print_rows(HEADER, halves(arm, shipped, 1000))
     print()
     print_rows(HEADER.replace("| deals |", "| hard/strict |"),
                [("evaluation", load_parts(HARD), load_rows(SHIPPED, "hard", "strict", None))])
