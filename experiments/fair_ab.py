@@ -35,6 +35,7 @@ from scoundrel_solver.fair.agent import FairAgent
 from scoundrel_solver.fair.api import FAIR_OPTIONS, play_with
 from scoundrel_solver.fair.config import agent_config, configs_with
 from scoundrel_solver.fair.leaf import LEAF_WEIGHTS, win_model_from
+from scoundrel_solver.fair.protocol import Agent
 from scoundrel_solver.runs.jsonl import append_missing, read_json_lines
 from scoundrel_solver.runs.seeds import parse_seed_range
 
@@ -45,7 +46,7 @@ from timed import TimedAgent
 OPTIONS = tuple(FAIR_OPTIONS)
 
 
-def play(agent: FairAgent, seed: int, variant: str) -> dict[str, object]:
+def play(agent: Agent, seed: int, variant: str) -> dict[str, object]:
     """One game: its outcome, its CPU time and its slowest decision's."""
     timed = TimedAgent(agent)
     start = time.process_time()
