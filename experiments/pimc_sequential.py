@@ -50,13 +50,14 @@ MAX_NODES = 2_000_000  # per solve, as the shipped PIMC
 
 
 def sequential_tallies(info: InfoState, first: int, cap: int, margin: int,
-                       stats: PimcStats) -> list[ActionTally]:
+                       stats: PimcStats, drop: bool = True) -> list[ActionTally]:
     """Each legal action's tally over ``first`` orders; then, while more than one action
     is within ``margin`` wins of the most and fewer than ``cap`` orders are tallied, those
     actions (the contenders) are tallied on as many orders again. An action dropped from
     the contenders keeps its tally and can no longer be chosen: its wins stay below every
     contender's, which only grow. Scores are solved only for the contenders tied on most
-    wins, as PIMC solves them."""
+    wins, as PIMC solves them. With ``drop`` False every action is tallied on every order
+    drawn (the orders are drawn by the same rule), as the values a player is shown need."""
     acts = info.legal_actions()
     exact = math.factorial(len(info.unseen)) <= cap
     orders = sample_orders(info, cap, 0)
@@ -72,8 +73,10 @@ def sequential_tallies(info: InfoState, first: int, cap: int, margin: int,
         done = n
         wins = [sum(won for won, _, _ in row) for row in results]
         top = max(wins[i] for i in alive)
-        alive = [i for i in alive if wins[i] >= top - margin]
-        if len(alive) == 1 or n >= len(orders):
+        close = [i for i in alive if wins[i] >= top - margin]
+        if drop:
+            alive = close
+        if len(close) == 1 or n >= len(orders):
             break
         n = min(2 * n, len(orders))
     tied = [i for i in alive if wins[i] == top]
@@ -95,10 +98,11 @@ def sequential_tallies(info: InfoState, first: int, cap: int, margin: int,
 class SequentialAgent(FairAgent):
     """The shipped agent, with the endgame's orders drawn on while the choice is close."""
 
-    def __init__(self, cap: int, margin: int) -> None:
+    def __init__(self, cap: int, margin: int, drop: bool = True) -> None:
         super().__init__()
         self.cap = cap
         self.margin = margin
+        self.drop = drop
         self.stats = PimcStats()
         self.orders: list[int] = []  # orders tallied at each endgame decision of 2+ actions
 
@@ -110,7 +114,8 @@ class SequentialAgent(FairAgent):
         if len(acts) == 1:
             return acts[0], known
         first = self.config_for(info).endgame_samples
-        tallies = sequential_tallies(info, first, max(first, self.cap), self.margin, self.stats)
+        tallies = sequential_tallies(info, first, max(first, self.cap), self.margin, self.stats,
+                                     self.drop)
         self.orders.append(max(t.samples for t in tallies))
         return best_tally(tallies).action, known and not any(t.unproven for t in tallies)
 
@@ -123,6 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cap", type=int, default=32, help="most orders a decision tallies")
     p.add_argument("--margin", type=int, default=1,
                    help="draw more orders while the lead in wins is at most this")
+    p.add_argument("--no-drop", action="store_true",
+                   help="tally every action on every order drawn, not the contenders alone")
     args = p.parse_args(argv)
     if not 1 <= args.cap <= MAX_SAMPLES:
         p.error(f"--cap {args.cap}: must be 1-{MAX_SAMPLES}")
@@ -134,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"--seeds {args.seeds!r}: {e}")
     done = ({int(row["seed"]) for _, row in read_json_lines(args.out)}
             if args.out.exists() else set())
-    agent = SequentialAgent(args.cap, args.margin)
+    agent = SequentialAgent(args.cap, args.margin, drop=not args.no_drop)
     saved = [0]
 
     def game(seed: int) -> dict[str, object]:

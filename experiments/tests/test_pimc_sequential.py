@@ -76,9 +76,16 @@ def test_the_race_is_its_slow_twins(seed: int, n_cards: int, steps: int, first: 
     # the first orders are the ones a PIMC of fewer samples draws (the same generator)
     assert math.factorial(len(info.unseen)) <= cap or orders[:first] == sample_orders(
         info, first, 0)
-    # with no one dropped, the tallies are PIMC's over every order
+    # with no one dropped, the tallies are PIMC's over the orders drawn, every order if
+    # the margin never lets the race stop
     assert seq.sequential_tallies(info, first, cap, 10**6, PimcStats()) == tally_actions(
         info, orders)
+    kept = seq.sequential_tallies(info, first, cap, margin, PimcStats(), drop=False)
+    n = kept[0].samples
+    assert kept == tally_actions(info, orders[:n])
+    wins = sorted((t.wins for t in kept), reverse=True)
+    assert wins[0] - wins[1] > margin or n == len(orders)
+    assert n == len(orders) or n in {first * 2**k for k in range(6)}
 
 
 def test_with_no_more_orders_than_the_shipped_it_plays_the_shipped_games(tmp_path: Path) -> None:

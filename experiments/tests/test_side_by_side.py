@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from lab import load_experiment
-from scoundrel_solver.fair import GreedyAgent, play_fair
+from scoundrel_solver.fair import GreedyAgent
+from scoundrel_solver.fair.api import play_with
 
 
 def test_arms_take_turns_by_blocks_and_a_rerun_resumes(tmp_path: Path,
@@ -23,7 +24,7 @@ def test_arms_take_turns_by_blocks_and_a_rerun_resumes(tmp_path: Path,
     assert [(r["arm"], r["seed"]) for r in rows] == [
         ("a", 5), ("a", 6), ("b", 5), ("b", 6), ("a", 7), ("b", 7)]
     for r in rows:
-        game = play_fair(r["seed"], "classic", "strict", agent=GreedyAgent())
+        game = play_with(GreedyAgent(), r["seed"], "classic/strict")
         assert (r["score"], r["won"], r["variant"]) == (game.score, game.won, "classic/strict")
     sbs.alternate(arms, [5, 6, 7, 8], "classic/strict", out)  # resumes: only seed 8 is new
     rows = [json.loads(line) for line in out.read_text().splitlines()]
