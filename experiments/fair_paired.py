@@ -187,11 +187,19 @@ def table_cells(arm: dict[int, dict[str, Any]], shipped: dict[int, dict[str, Any
             f"{p['b_only']} / {p['a_only']}",
             f"{100 * p['b_minus_a']:+.1f} ({lo:+.1f} to {hi:+.1f})",
             # a p-value under 0.01 keeps a digit that shows it is not zero
-            f"{p['sign_test_p']:.{3 if p['sign_test_p'] < 0.01 else 2}f}",
+            p_cell(p["sign_test_p"]),
             f"{median_cpu(arm)} ({median_cpu(shipped)})",
             f"{sum(over_1s(arm[s]) for s in seeds):,} of "
             f"{sum(arm[s]['decisions'] for s in seeds):,}",
             "-" if same is None else f"{same:,}"]
+
+
+def p_cell(p: float) -> str:
+    """A sign test's p as a table shows it: two decimals, three below 0.01, and a bound
+    below 0.001 (three decimals would print 0.000, a p no test gives)."""
+    if p < 0.001:
+        return "< 0.001"
+    return f"{p:.{3 if p < 0.01 else 2}f}"
 
 
 def print_rows(header: str,

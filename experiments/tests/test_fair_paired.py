@@ -111,3 +111,8 @@ def test_halves_split_an_arm_at_a_seed_and_keep_both() -> None:
     assert [name for name, _, _ in rows] == ["first half", "second half", "both"]
     assert [sorted(a) for _, a, _ in rows] == [[0, 5, 9], [10, 14], [0, 5, 9, 10, 14]]
     assert all(s is shipped for _, _, s in rows)
+
+
+def test_a_tiny_p_is_shown_as_a_bound() -> None:
+    assert [fair_paired.p_cell(p) for p in (0.5, 0.0123, 0.0042, 0.0009, 1e-9)] == [
+        "0.50", "0.01", "0.004", "< 0.001", "< 0.001"]
