@@ -73,7 +73,10 @@ def summary(out: Path, variant: str, seeds: Sequence[int], base: str) -> list[st
     lines = []
     for a in arms:
         m = statistics.median(cpu[a])
-        ratio = statistics.median(x / y for x, y in zip(cpu[a], cpu[base], strict=True))
+        # a game too quick for the clock's resolution takes 0 s: no ratio to it
+        per = [x / y for x, y in zip(cpu[a], cpu[base], strict=True) if y > 0]
+        of_medians = f"{m / m0:.2f}" if m0 > 0 else "-"
+        per_deal = f"{statistics.median(per):.2f}" if per else "-"
         lines.append(f"{variant}, {len(both)} deals, {a}: CPU s a game, median {m:.2f} "
-                     f"(ratio of medians {m / m0:.2f}, median per-deal ratio {ratio:.2f})")
+                     f"(ratio of medians {of_medians}, median per-deal ratio {per_deal})")
     return lines

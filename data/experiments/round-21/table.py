@@ -23,10 +23,12 @@ from side_by_side import summary  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 SHIPPED = ROOT / "data" / "fair-games.parquet"
-# the arm ran as two processes, seeds 0-999 and 1000-1999; then on the fresh seeds
-# 2000-2999 beside the race to 16 orders on 0-999 and the cost check
+# the arm ran as two processes, seeds 0-999 and 1000-1999; then on seeds 2000-2999
+# beside the race to 16 orders on 0-999 and the cost check
 ARM = (HERE / "sequential-a.jsonl", HERE / "sequential-b.jsonl")
 FRESH = HERE / "sequential-fresh.jsonl"
+# and then on seeds 3000-3999, two processes
+FRESH_MORE = (HERE / "sequential-3000.jsonl", HERE / "sequential-3500.jsonl")
 RACE16 = HERE / "race16-a.jsonl"
 COST = HERE / "cost.jsonl"
 
@@ -34,9 +36,10 @@ COST = HERE / "cost.jsonl"
 def main() -> int:
     arm = load_parts(ARM)
     shipped = load_rows(SHIPPED, "classic", "strict", None)
-    fresh = load_parts([FRESH])
+    fresh, more = load_parts([FRESH]), load_parts(FRESH_MORE)
     rows = halves(arm, shipped, 1000)
-    rows += [("fresh deals", fresh, shipped), ("all three thousand", arm | fresh, shipped),
+    rows += [("fresh deals", fresh, shipped), ("more fresh deals", more, shipped),
+             ("fresh, both", fresh | more, shipped), ("all", arm | fresh | more, shipped),
              ("race to 16 orders", load_parts([RACE16]), shipped)]
     print_rows(HEADER, rows)
     games = [r for r in arm.values() if r["orders"]]
