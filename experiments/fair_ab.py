@@ -30,6 +30,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from scoundrel_core.errors import VariantError
 from scoundrel_core.variants import get_variant
 from scoundrel_solver.fair.agent import FairAgent
 from scoundrel_solver.fair.api import FAIR_OPTIONS, play_with
@@ -88,6 +89,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.out.suffix == ".parquet":
         p.error(f"--out {args.out}: an arm is written as JSON lines (a Parquet record is read, "
                 "never played into)")
+    try:
+        get_variant(args.variant)
+    except VariantError as e:
+        p.error(f"--variant {args.variant!r}: {e}")
     try:
         seeds = parse_seed_range(args.seeds)
     except ValueError as e:

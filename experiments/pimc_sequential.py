@@ -28,7 +28,9 @@ from pathlib import Path
 
 import scoundrel_core as sc
 from scoundrel_core import Action
+from scoundrel_core.errors import VariantError
 from scoundrel_core.info import InfoState
+from scoundrel_core.variants import get_variant
 from scoundrel_solver.fair.agent import FairAgent
 from scoundrel_solver.fair.pimc import (
     ActionTally,
@@ -135,6 +137,10 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"--cap {args.cap}: must be 1-{MAX_SAMPLES}")
     if args.margin < 0:
         p.error(f"--margin {args.margin}: must be 0 or more")
+    try:
+        get_variant(args.variant)
+    except VariantError as e:
+        p.error(f"--variant {args.variant!r}: {e}")
     try:
         seeds = parse_seed_range(args.seeds)
     except ValueError as e:

@@ -27,7 +27,7 @@ def test_an_arm_plays_as_the_agent_with_those_settings_and_resumes(tmp_path: Pat
 
 
 @pytest.mark.parametrize("bad", [["--opt", "budget=5"], ["--opt", "max_depth=x"],
-                                 ["--seeds", "9:x"]])
+                                 ["--variant", "x"], ["--seeds", "9:x"]])
 def test_bad_settings_are_named(bad: list[str], tmp_path: Path,
                                 capsys: pytest.CaptureFixture[str]) -> None:
     ab = load_experiment("fair_ab")

@@ -102,7 +102,8 @@ def test_with_no_more_orders_than_the_shipped_it_plays_the_shipped_games(tmp_pat
         assert 0 < r["orders"] <= 8
 
 
-@pytest.mark.parametrize("bad", [["--cap", "0"], ["--margin", "-1"], ["--seeds", "9:x"]])
+@pytest.mark.parametrize("bad", [["--cap", "0"], ["--margin", "-1"], ["--seeds", "9:x"],
+                                 ["--variant", "bogus"]])
 def test_bad_settings_are_named(bad: list[str], tmp_path: Path,
                                 capsys: pytest.CaptureFixture[str]) -> None:
     seq = load_experiment("pimc_sequential")
