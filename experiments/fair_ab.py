@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,7 @@ from scoundrel_solver.fair.config import agent_config, configs_with
 from scoundrel_solver.fair.leaf import LEAF_WEIGHTS, win_model_from
 from scoundrel_solver.fair.protocol import Agent
 from scoundrel_solver.runs.jsonl import append_missing, read_json_lines
-from scoundrel_solver.runs.seeds import parse_seed_range
+from scoundrel_solver.runs.seeds import SeedRange, parse_seed_range
 
 # the decision timer lives beside the data scripts, which use it too (no part of the package)
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
@@ -55,6 +56,40 @@ def play(agent: Agent, seed: int, variant: str) -> dict[str, object]:
     return {"seed": seed, "won": bool(game.won), "score": game.score,
             "cpu": round(time.process_time() - start, 3), "worst": round(max(timed.seconds), 3),
             "decisions": len(timed.seconds), "over_1s": sum(t > 1.0 for t in timed.seconds)}
+
+
+def arm_seeds(p: argparse.ArgumentParser, args: argparse.Namespace
+              ) -> tuple[SeedRange, set[int]]:
+    """An arm's ``--variant`` checked and its ``--seeds``, with the seeds ``--out`` holds
+    already; a bad one is named through ``p.error``."""
+    try:
+        get_variant(args.variant)
+    except VariantError as e:
+        p.error(f"--variant {args.variant!r}: {e}")
+    try:
+        seeds = parse_seed_range(args.seeds)
+    except ValueError as e:
+        p.error(f"--seeds {args.seeds!r}: {e}")
+    done = ({int(row["seed"]) for _, row in read_json_lines(args.out)}
+            if args.out.exists() else set())
+    return seeds, done
+
+
+def run_arm(out: Path, seeds: SeedRange, done: set[int],
+            game: Callable[[int], dict[str, object]]) -> int:
+    """Append ``game(seed)`` to ``out`` for each seed not ``done``; the exit status. A
+    Ctrl-C keeps every finished game and says how many this run added (130)."""
+    saved = [0]
+
+    def count(_seed: int, _game: dict[str, object]) -> None:
+        saved[0] += 1
+
+    try:
+        append_missing(out, seeds, done, game, progress=count)
+    except KeyboardInterrupt:
+        print(f"interrupted: {saved[0]} games saved in {out}", file=sys.stderr)
+        return 130
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -89,16 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.out.suffix == ".parquet":
         p.error(f"--out {args.out}: an arm is written as JSON lines (a Parquet record is read, "
                 "never played into)")
-    try:
-        get_variant(args.variant)
-    except VariantError as e:
-        p.error(f"--variant {args.variant!r}: {e}")
-    try:
-        seeds = parse_seed_range(args.seeds)
-    except ValueError as e:
-        p.error(f"--seeds {args.seeds!r}: {e}")
-    done = ({int(row["seed"]) for _, row in read_json_lines(args.out)}
-            if args.out.exists() else set())
+    seeds, done = arm_seeds(p, args)
     model: tuple[float, ...] | str = "shipped"
     if args.model:
         try:
@@ -117,18 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     if model != "shipped":
         changes["win_model"] = model
     agent = FairAgent(configs_with(**changes))
-    saved = [0]
-
-    def count(_seed: int, _game: dict[str, object]) -> None:
-        saved[0] += 1
-
-    try:
-        append_missing(args.out, seeds, done, lambda seed: play(agent, seed, args.variant),
-                       progress=count)
-    except KeyboardInterrupt:
-        print(f"interrupted: {saved[0]} games saved in {args.out}", file=sys.stderr)
-        return 130
-    return 0
+    return run_arm(args.out, seeds, done, lambda seed: play(agent, seed, args.variant))
 
 
 if __name__ == "__main__":

@@ -28,9 +28,7 @@ from pathlib import Path
 
 import scoundrel_core as sc
 from scoundrel_core import Action
-from scoundrel_core.errors import VariantError
 from scoundrel_core.info import InfoState
-from scoundrel_core.variants import get_variant
 from scoundrel_solver.fair.agent import FairAgent
 from scoundrel_solver.fair.pimc import (
     ActionTally,
@@ -42,11 +40,9 @@ from scoundrel_solver.fair.pimc import (
     world,
 )
 from scoundrel_solver.fair.samples import MAX_SAMPLES
-from scoundrel_solver.runs.jsonl import append_missing, read_json_lines
-from scoundrel_solver.runs.seeds import parse_seed_range
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from fair_ab import play
+from fair_ab import arm_seeds, play, run_arm
 
 MAX_NODES = 2_000_000  # per solve, as the shipped PIMC
 
@@ -137,18 +133,8 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"--cap {args.cap}: must be 1-{MAX_SAMPLES}")
     if args.margin < 0:
         p.error(f"--margin {args.margin}: must be 0 or more")
-    try:
-        get_variant(args.variant)
-    except VariantError as e:
-        p.error(f"--variant {args.variant!r}: {e}")
-    try:
-        seeds = parse_seed_range(args.seeds)
-    except ValueError as e:
-        p.error(f"--seeds {args.seeds!r}: {e}")
-    done = ({int(row["seed"]) for _, row in read_json_lines(args.out)}
-            if args.out.exists() else set())
+    seeds, done = arm_seeds(p, args)
     agent = SequentialAgent(args.cap, args.margin, drop=not args.no_drop)
-    saved = [0]
 
     def game(seed: int) -> dict[str, object]:
         agent.orders = []
@@ -156,15 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         row["orders"] = round(sum(agent.orders) / len(agent.orders), 2) if agent.orders else 0
         return row
 
-    def count(_seed: int, _game: dict[str, object]) -> None:
-        saved[0] += 1
-
-    try:
-        append_missing(args.out, seeds, done, game, progress=count)
-    except KeyboardInterrupt:
-        print(f"interrupted: {saved[0]} games saved in {args.out}", file=sys.stderr)
-        return 130
-    return 0
+    return run_arm(args.out, seeds, done, game)
 
 
 if __name__ == "__main__":

@@ -4,34 +4,16 @@ from __future__ import annotations
 
 import json
 import math
-import random
 from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-import scoundrel_core as sc
-from lab import load_experiment
-from scoundrel_core import FULL_DECK
-from scoundrel_core.info import InfoState, observe
+from lab import load_experiment, walk
+from scoundrel_core.info import InfoState
 from scoundrel_solver.fair import play_fair
 from scoundrel_solver.fair.pimc import PimcStats, best_tally, sample_orders, tally_actions
-
-
-def _walk(seed: int, n_cards: int, steps: int) -> InfoState:
-    """What a player knows after ``steps`` random moves of a small random deal."""
-    rng = random.Random(seed)
-    s = sc.new_game(deck=rng.sample(FULL_DECK, n_cards), partial=True)
-    info = InfoState.initial(s)
-    for _ in range(steps):
-        if s.is_over:
-            break
-        a = rng.choice(sc.legal_actions(s))
-        s2 = sc.apply(s, a)
-        info = observe(info, a, s2)
-        s = s2
-    return info
 
 
 def _race(info: InfoState, first: int, cap: int, margin: int) -> tuple[list[int], int]:
@@ -65,7 +47,7 @@ def _race(info: InfoState, first: int, cap: int, margin: int) -> tuple[list[int]
 def test_the_race_is_its_slow_twins(seed: int, n_cards: int, steps: int, first: int, cap: int,
                                     margin: int) -> None:
     seq = load_experiment("pimc_sequential")
-    info = _walk(seed, n_cards, steps)
+    info = walk(seed, n_cards, steps)[1]
     assume(len(info.legal_actions()) > 1 and len(info.unseen) > 1)
     cap = max(cap, first)
     got = seq.sequential_tallies(info, first, cap, margin, PimcStats())
