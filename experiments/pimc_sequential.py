@@ -36,6 +36,7 @@ from scoundrel_solver.fair.pimc import (
     _score,
     _wins,
     best_tally,
+    race_actions,
     sample_orders,
     world,
 )
@@ -55,11 +56,15 @@ def sequential_tallies(info: InfoState, first: int, cap: int, margin: int,
     the contenders keeps its tally and can no longer be chosen: its wins stay below every
     contender's, which only grow. Scores are solved only for the contenders tied on most
     wins, as PIMC solves them. With ``drop`` False every action is tallied on every order
-    drawn (the orders are drawn by the same rule), as the values a player is shown need."""
+    drawn (the orders are drawn by the same rule), as the values a player is shown need:
+    that is the agent's own race (:func:`~scoundrel_solver.fair.pimc.race_actions`,
+    ``AgentConfig.endgame_cap``), whose solves share a table."""
     acts = info.legal_actions()
     exact = math.factorial(len(info.unseen)) <= cap
     orders = sample_orders(info, cap, 0)
     n = len(orders) if exact else first
+    if not drop:  # the agent's own race (AgentConfig.endgame_cap)
+        return race_actions(info, orders, n, margin, MAX_NODES, stats)
     results: list[list[tuple[bool, int | None, bool]]] = [[] for _ in acts]
     alive = list(range(len(acts)))
     done = 0
@@ -71,10 +76,8 @@ def sequential_tallies(info: InfoState, first: int, cap: int, margin: int,
         done = n
         wins = [sum(won for won, _, _ in row) for row in results]
         top = max(wins[i] for i in alive)
-        close = [i for i in alive if wins[i] >= top - margin]
-        if drop:
-            alive = close
-        if len(close) == 1 or n >= len(orders):
+        alive = [i for i in alive if wins[i] >= top - margin]
+        if len(alive) == 1 or n >= len(orders):
             break
         n = min(2 * n, len(orders))
     tied = [i for i in alive if wins[i] == top]

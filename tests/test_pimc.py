@@ -4,6 +4,7 @@ deterministic, and blind to the dungeon order (no peeking)."""
 from __future__ import annotations
 
 import itertools
+import math
 import random
 
 import pytest
@@ -21,6 +22,8 @@ from scoundrel_solver.fair.baselines import GreedyAgent
 from scoundrel_solver.fair.pimc import (
     UNPROVEN_KEPT,
     PimcAgent,
+    best_tally,
+    race_actions,
     sample_orders,
     tally_actions,
     world,
@@ -85,6 +88,66 @@ def test_all_orders_equal_plain_enumeration(seed: int, n_cards: int, steps: int)
     best = max(plain, key=lambda a: (plain[a][0], plain[a][1], -int(a)))
     action, _ = agent.choose(info)
     assert action == best or len(info.legal_actions()) == 1
+
+
+def _race_twin(info: InfoState, first: int, cap: int, margin: int) -> int:
+    """The slow twin of a race: every action won or lost on every order, one order at a
+    time, then the race run on that table. How many orders the race stops at."""
+    orders = sample_orders(info, cap, 0)
+    won = [[t.wins for t in tally_actions(info, [o])] for o in orders]  # won[order][action]
+    # with no more orders than cap, every order is used from the start
+    n = len(orders) if len(orders) == math.factorial(len(info.unseen)) else first
+    while True:
+        wins = [sum(w[i] for w in won[:n]) for i in range(len(won[0]))]
+        if n >= len(orders) or sum(w >= max(wins) - margin for w in wins) == 1:
+            return n
+        n = min(2 * n, len(orders))
+
+
+@given(st.integers(0, 10**6), st.integers(9, 12), st.integers(0, 3), st.sampled_from([2, 4, 8]),
+       st.sampled_from([4, 16]), st.integers(0, 2))
+@settings(max_examples=40, deadline=None)
+def test_a_race_is_pimc_over_the_orders_its_slow_twin_stops_at(
+        seed: int, n_cards: int, steps: int, first: int, cap: int, margin: int) -> None:
+    s, info = _walk(seed, n_cards, steps)
+    assume(not s.is_over and len(info.legal_actions()) > 1 and len(info.unseen) > 1)
+    cap = max(cap, first)
+    agent = PimcAgent(samples=first, cap=cap, margin=margin)
+    raced = agent.evaluate(info, all_scores=True)
+    n = _race_twin(info, first, cap, margin)
+    orders = sample_orders(info, cap, 0)
+    assert raced == tally_actions(info, orders[:n], all_scores=True)
+    # the first orders are the ones a PIMC of fewer samples draws (the same generator)
+    assert n == len(orders) or orders[:first] == sample_orders(info, first, 0)
+    assert n == len(orders) or n in {first * 2**k for k in range(6)}
+    wins = sorted((t.wins for t in raced), reverse=True)
+    assert wins[0] - wins[1] > margin or n == len(orders)
+    # the action played is the best of the values shown, which rest on the same orders
+    assert agent.choose(info)[0] == best_tally(raced).action
+    assert agent.evaluate(info) == tally_actions(info, orders[:n])
+
+
+def test_a_race_to_no_more_orders_is_plain_pimc() -> None:
+    infos = [i for s, i in (_walk(seed, 14, 4) for seed in range(40))
+             if not s.is_over and len(i.legal_actions()) > 1][:5]
+    assert infos
+    for info in infos:
+        plain = PimcAgent(samples=4)
+        assert PimcAgent(samples=4, cap=4, margin=3).evaluate(info) == plain.evaluate(info)
+        assert PimcAgent(samples=4, cap=2).cap == 4  # a cap below the samples is the samples
+        orders = sample_orders(info, 4)
+        assert race_actions(info, orders, 4, 0) == tally_actions(info, orders)
+
+
+def test_race_settings_are_checked() -> None:
+    info = _walk(1, 14, 0)[1]
+    for bad in ({"cap": 0}, {"cap": 10**5}, {"margin": -1}, {"cap": 2.5}, {"margin": True}):
+        with pytest.raises(SolverError, match=next(iter(bad))):
+            PimcAgent(samples=4, **bad)  # type: ignore[arg-type]
+    orders = sample_orders(info, 4)
+    for first, margin in ((0, 1), (2, -1)):
+        with pytest.raises(SolverError, match="first" if first == 0 else "margin"):
+            race_actions(info, orders, first, margin)
 
 
 def test_world_keeps_everything_the_player_sees() -> None:

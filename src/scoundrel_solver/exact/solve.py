@@ -49,7 +49,7 @@ from ._phi import upper_bound
 from .result import SolveResult
 from .table import DEFAULT_TABLE_MIB, TranspositionTable, check_table_mib
 
-__all__ = ["card_type", "is_winnable", "solve", "solve_value", "state_row"]
+__all__ = ["SolveGroup", "card_type", "is_winnable", "solve", "solve_value", "state_row"]
 
 _tables: dict[int, TranspositionTable] = {}
 _workspace: list[tuple[np.ndarray, ...]] = []
@@ -152,16 +152,50 @@ def _start_state(
     return sc.new_game(deck=game_or_deck, variant=v), None
 
 
+class SolveGroup:
+    """Solves that keep each other's table entries: the positions of one decision of a
+    sampled-order player (:mod:`scoundrel_solver.fair.pimc`), whose actions lead to the
+    same positions again and again (two room cards taken in either order).
+
+    A solve stores only proven bounds, and what it proves of a position holds for any
+    search that asks about that position, with one exception: :func:`is_winnable` caps
+    every value at 1, so its bounds are bounds on that capped value. The group hence has
+    one stamp for its win questions and another for its values; a solve outside the
+    group never sees either. A group's answers are those of solves on their own: the
+    table changes how fast a search finishes, never its result (a search that a node
+    limit stops may stop later or not at all).
+
+    >>> group = SolveGroup()
+    >>> s = sc.new_game(seed=0)
+    >>> [solve_value(s, group=group) == solve_value(s) for _ in range(2)]
+    [True, True]
+    """
+
+    def __init__(self) -> None:
+        self._stamps: dict[str, tuple[TranspositionTable, int, int]] = {}
+
+    def stamp(self, table: TranspositionTable, kind: str) -> int:
+        """The group's stamp for ``kind`` of question ("win" or "value") in ``table``."""
+        held = self._stamps.get(kind)
+        if held is None or held[0] is not table or held[1] != table.wraps:
+            # a new table, or its stamps wrapped around: another solve may now get ours
+            stamp = table.next_stamp()
+            held = self._stamps[kind] = (table, table.wraps, stamp)
+        return held[2]
+
+
 def _setup(
     start: State, max_nodes: int | None, deadline_at: float | None = None,
     table_mib: int = DEFAULT_TABLE_MIB, cards: Cards | None = None,
+    group: SolveGroup | None = None, kind: str = "value",
 ) -> tuple[TranspositionTable, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     """The kernel's inputs for a search from ``start`` (not over): table, globals,
-    deadline, line buffers, root row, and the root's static upper bound."""
+    deadline, line buffers, root row, and the root's static upper bound. The table's
+    stamp is ``group``'s for ``kind`` of question, or a fresh one."""
     v = start.variant
     table = _table(table_mib)
     g = np.zeros(k.NG, np.int64)
-    g[k.G_STAMP] = table.next_stamp()
+    g[k.G_STAMP] = table.next_stamp() if group is None else group.stamp(table, kind)
     g[k.G_MAX_NODES] = max_nodes if max_nodes is not None else NO_NODE_LIMIT
     g[k.G_FLEE_RULE] = v.flee_code
     g[k.G_EQUAL] = v.wear_code
@@ -178,7 +212,8 @@ def _setup(
 
 
 def solve_value(
-    state: State, max_nodes: int | None = None, winnable: bool | None = None
+    state: State, max_nodes: int | None = None, winnable: bool | None = None,
+    group: SolveGroup | None = None,
 ) -> int | None:
     """The best score from a running position with the whole dungeon known, or None if
     ``max_nodes`` stopped the search first. No line is built: for callers that solve
@@ -188,10 +223,13 @@ def solve_value(
     position is then searched once with a full window under the proven bound 0
     (a descent of null-window questions from the top would take many steps down
     to a loss's score, far below 0).
+
+    ``group``: a :class:`SolveGroup` whose value solves share their table entries.
     """
     if state.is_over:
         raise SolverError(f"solve_value needs a running game, not {state}")
-    table, g, deadline, path, best_path, row, root_bound = _setup(state, max_nodes)
+    table, g, deadline, path, best_path, row, root_bound = _setup(
+        state, max_nodes, group=group, kind="value")
     if winnable is False:
         g[k.G_BETA] = min(root_bound, 0)
         value = _run(row, k.NEG_INF, g, deadline, path, best_path, table)
@@ -200,16 +238,20 @@ def solve_value(
     return None if g[k.G_ABORT] else value
 
 
-def is_winnable(state: State, max_nodes: int | None = None) -> bool | None:
+def is_winnable(state: State, max_nodes: int | None = None,
+                group: SolveGroup | None = None) -> bool | None:
     """Whether some line from a running position wins (scores above 0) with the whole
     dungeon known, or None if ``max_nodes`` stopped the search first.
 
     One null-window question "is the value at least 1?", capped at 1: a won line
     ends the search at once, and a lost position needs no exact score.
+
+    ``group``: a :class:`SolveGroup` whose win questions share their table entries.
     """
     if state.is_over:
         raise SolverError(f"is_winnable needs a running game, not {state}")
-    table, g, deadline, path, best_path, row, root_bound = _setup(state, max_nodes)
+    table, g, deadline, path, best_path, row, root_bound = _setup(
+        state, max_nodes, group=group, kind="win")
     if root_bound < 1:
         return False
     # The cap of 1 is not a proven bound on the value, but it caps every position

@@ -78,6 +78,9 @@ class TranspositionTable:
         except MemoryError:
             raise SolverError(f"table_mib {mib}: not enough free memory for the table") from None
         self._generation = 0
+        self.wraps = 0
+        """How often the stamps ran out and every entry was dropped: a stamp handed out
+        before a wrap may be handed out again after it."""
 
     def next_stamp(self) -> int:
         """A stamp no live entry carries: entries of earlier solves read as empty."""
@@ -85,6 +88,7 @@ class TranspositionTable:
         if self._generation >= 1 << 32:
             self.stamp[:] = 0
             self._generation = 1
+            self.wraps += 1
         return self._generation
 
     @property

@@ -255,7 +255,8 @@ class FairAgent:
             raise SolverError(f"config {config!r:.60} must be an AgentConfig, a table of "
                               "them by variant, or None")
         self.config = config
-        self._pimc: dict[int, PimcAgent] = {}  # by samples, built on first use (exact solver)
+        # by samples, cap and margin; built on first use (the exact solver loads then)
+        self._pimc: dict[tuple[int, int, int], PimcAgent] = {}
         self._pars: dict[AgentConfig, np.ndarray] = {}
         if config is not None:
             for c in [config] if isinstance(config, AgentConfig) else config.values():
@@ -332,12 +333,14 @@ class FairAgent:
         return 0 < len(info.unseen) <= self.config_for(info).endgame
 
     def _pimc_agent(self, info: InfoState) -> PimcAgent:
-        samples = self.config_for(info).endgame_samples
-        pimc = self._pimc.get(samples)
+        config = self.config_for(info)
+        key = (config.endgame_samples, config.endgame_cap, config.endgame_margin)
+        pimc = self._pimc.get(key)
         if pimc is None:
             from .pimc import PimcAgent  # imported here: the exact kernel loads on use
 
-            pimc = self._pimc[samples] = PimcAgent(samples=samples, seed=0)
+            pimc = self._pimc[key] = PimcAgent(
+                samples=key[0], seed=0, cap=max(key[0], key[1]), margin=key[2])
         return pimc
 
     def sampled_values(self, info: InfoState) -> list[ActionValue]:

@@ -54,7 +54,7 @@ from typing import Final
 from scoundrel_core.variants import FLEE_RULES, WEAPON_RULES, Variant, get_variant
 
 from ..errors import SolverError
-from .samples import check_samples
+from .samples import MAX_SAMPLES, check_samples
 
 SHOWN: Final = ("classic/strict", "classic/equal", "hard/strict", "hard/equal", "easy/strict",
                 "easy/equal")
@@ -122,6 +122,10 @@ class AgentConfig:
       win first, for the score second);
     - ``endgame``: at or below this many unseen cards (0: never) the agent plays
       by ``endgame_samples`` sampled dungeon orders, each solved exactly;
+    - ``endgame_cap``: where that choice is close (more than one action within
+      ``endgame_margin`` wins of the most), the agent draws twice as many orders, again
+      and again, up to this many (at most ``endgame_samples``: never more); the values
+      it shows rest on the same orders;
     - ``max_depth``: the deepest search, in refills (``EXACT_DEPTH``: no cap);
     - ``leaf``: the hand weights of the leaf's score estimate;
     - ``win_model``: the leaf's win model: the name of a model shipped in
@@ -139,6 +143,8 @@ class AgentConfig:
     win_bonus: float
     endgame: int = 0
     endgame_samples: int = 8
+    endgame_cap: int = 0
+    endgame_margin: int = 1
     max_depth: int = EXACT_DEPTH
     leaf: LeafWeights = field(default_factory=LeafWeights)
     win_model: str | tuple[float, ...] | None = "classic/strict"
@@ -150,6 +156,9 @@ class AgentConfig:
         _check_int("endgame", self.endgame, 0, MAX_CARDS)
         _check_int("max_depth", self.max_depth, 0, EXACT_DEPTH)
         check_samples(self.endgame_samples, "endgame_samples")
+        if self.endgame_cap:
+            check_samples(self.endgame_cap, "endgame_cap")
+        _check_int("endgame_margin", self.endgame_margin, 0, MAX_SAMPLES)
         _check_float("win_bonus", self.win_bonus, 0.0, MAX_WIN_BONUS)
         if not isinstance(self.leaf, LeafWeights):
             raise SolverError(f"leaf {self.leaf!r:.40} must be a LeafWeights")

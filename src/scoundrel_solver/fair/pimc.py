@@ -37,12 +37,11 @@ from scoundrel_core import Action, Card, State
 from scoundrel_core.info import InfoState
 
 from ..errors import SolverError
-from ..exact.solve import is_winnable, solve, solve_value
+from ..exact.solve import SolveGroup, is_winnable, solve, solve_value
 from .samples import MAX_SAMPLES, check_samples
 
 __all__ = ["MAX_SAMPLES", "UNPROVEN_KEPT", "ActionTally", "PimcAgent", "PimcStats", "best_tally",
-           "sample_orders",
-           "tally_actions", "world"]
+           "race_actions", "sample_orders", "tally_actions", "world"]
 
 DEFAULT_SAMPLES = 16
 DEFAULT_MAX_NODES = 2_000_000
@@ -133,7 +132,7 @@ def sample_orders(info: InfoState, samples: int, seed: int = 0) -> list[tuple[Ca
     """
     check_samples(samples)
     cards = sorted(info.unseen, key=lambda c: c.id)
-    if math.factorial(len(cards)) <= samples:
+    if _every_order(info, samples):
         return list(itertools.permutations(cards))
     rng = random.Random(_info_seed(info, seed))
     orders = []
@@ -144,17 +143,24 @@ def sample_orders(info: InfoState, samples: int, seed: int = 0) -> list[tuple[Ca
     return orders
 
 
+def _every_order(info: InfoState, samples: int) -> bool:
+    """Whether :func:`sample_orders` gives every order of the unseen cards for ``samples``."""
+    return math.factorial(len(info.unseen)) <= samples
+
+
 def _score(
-    nxt: State, max_nodes: int | None, stats: PimcStats, won: bool | None = None
+    nxt: State, max_nodes: int | None, stats: PimcStats, won: bool | None = None,
+    group: SolveGroup | None = None,
 ) -> tuple[int, bool]:
     """The best score after a move and whether it is proven; a search cut short falls
     back to :func:`solve`, whose best line found is a lower bound. ``won``: whether
-    the position is known to be won (a known loss is searched faster)."""
+    the position is known to be won (a known loss is searched faster); ``group``: the
+    decision's :class:`~scoundrel_solver.exact.solve.SolveGroup`."""
     if nxt.is_over:
         assert nxt.score is not None
         return nxt.score, True
     stats.solves += 1
-    value = solve_value(nxt, max_nodes, won)
+    value = solve_value(nxt, max_nodes, won, group)
     if value is not None:
         return value, True
     stats.unproven += 1
@@ -163,16 +169,17 @@ def _score(
     return solve(nxt, max_nodes=max_nodes).best_score, False
 
 
-def _wins(nxt: State, max_nodes: int | None, stats: PimcStats) -> tuple[bool, int | None, bool]:
+def _wins(nxt: State, max_nodes: int | None, stats: PimcStats, group: SolveGroup | None = None
+          ) -> tuple[bool, int | None, bool]:
     """Whether the rest is won, the score if it came for free, and whether it is proven."""
     if nxt.is_over:
         assert nxt.score is not None
         return nxt.score > 0, nxt.score, True
     stats.solves += 1
-    won = is_winnable(nxt, max_nodes)
+    won = is_winnable(nxt, max_nodes, group)
     if won is not None:
         return won, None, True
-    score, proven = _score(nxt, max_nodes, stats)
+    score, proven = _score(nxt, max_nodes, stats, group=group)
     return score > 0, score, proven
 
 
@@ -189,29 +196,68 @@ def tally_actions(
     Wins come first: each sample asks only "is it won?" (cheap, see
     :func:`~scoundrel_solver.exact.solve.is_winnable`). Exact scores are computed only
     where they decide (the actions tied on most wins), unless ``all_scores``;
-    the other tallies have ``total_score`` None.
+    the other tallies have ``total_score`` None. The solves share one
+    :class:`~scoundrel_solver.exact.solve.SolveGroup`: the actions' positions meet
+    again (two room cards taken in either order), and what one solve proved spares
+    the next the work.
     """
+    return race_actions(info, orders, len(orders), 0, max_nodes, stats, all_scores)
+
+
+def race_actions(
+    info: InfoState,
+    orders: Sequence[Sequence[Card]],
+    first: int,
+    margin: int,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    stats: PimcStats | None = None,
+    all_scores: bool = False,
+) -> list[ActionTally]:
+    """:func:`tally_actions` on the first ``first`` of ``orders``, then, while more than one
+    action is within ``margin`` wins of the most, on twice as many (up to all of them).
+
+    Eight orders often leave the best actions a win apart or tied: one order more or
+    less decides. Every action is tallied on every order drawn, so the tallies are
+    :func:`tally_actions`'s on the orders the race stopped at, and the values shown for
+    a decision and the action played rest on the same orders.
+    """
+    if orders and (isinstance(first, bool) or not isinstance(first, int) or first < 1):
+        raise SolverError(f"first {first!r:.40} must be a positive number of orders")
+    if isinstance(margin, bool) or not isinstance(margin, int) or margin < 0:
+        raise SolverError(f"margin {margin!r:.40} must be a number of wins, 0 or more")
     st = stats if stats is not None else PimcStats()
-    worlds = [world(info, o) for o in orders]
+    group = SolveGroup()
     acts = info.legal_actions()
     if not acts:
         return []
-    after = [[sc.apply(w, a) for w in worlds] for a in acts]
-    wins = [[_wins(nxt, max_nodes, st) for nxt in row] for row in after]
-    counts = [sum(won for won, _, _ in row) for row in wins]
-    top = max(counts)
+    after: list[list[State]] = [[] for _ in acts]
+    wins: list[list[tuple[bool, int | None, bool]]] = [[] for _ in acts]
+    n, done = min(first, len(orders)), 0
+    while True:
+        for order in orders[done:n]:
+            w = world(info, order)
+            for row, res, a in zip(after, wins, acts, strict=True):
+                nxt = sc.apply(w, a)
+                row.append(nxt)
+                res.append(_wins(nxt, max_nodes, st, group))
+        done = n
+        counts = [sum(won for won, _, _ in res) for res in wins]
+        top = max(counts)
+        if n >= len(orders) or sum(c >= top - margin for c in counts) == 1:
+            break
+        n = min(2 * n, len(orders))
     out = []
-    for a, row, res, n in zip(acts, after, wins, counts, strict=True):
+    for a, row, res, count in zip(acts, after, wins, counts, strict=True):
         unproven = sum(not ok for _, _, ok in res)
         total: int | None = None
-        if all_scores or (n == top and counts.count(top) > 1):
+        if all_scores or (count == top and counts.count(top) > 1):
             total = 0
             for nxt, (won, score, ok) in zip(row, res, strict=True):
                 if score is None:
-                    score, ok = _score(nxt, max_nodes, st, won)
+                    score, ok = _score(nxt, max_nodes, st, won, group)
                     unproven += not ok
                 total += score
-        out.append(ActionTally(a, n, total, len(worlds), unproven))
+        out.append(ActionTally(a, count, total, n, unproven))
     return out
 
 
@@ -227,18 +273,28 @@ class PimcAgent:
 
     ``samples`` dungeons per decision, solves cut at ``max_nodes`` nodes (None:
     no limit), ``seed`` varies the samples (never the game's seed: that would
-    be the deal). A decision is exact when the whole dungeon order is known
-    (at most one unseen card) and every solve finished: PIMC is then perfect play.
+    be the deal). With ``cap`` above ``samples``, a close decision draws more orders:
+    while more than one action is within ``margin`` wins of the most, twice as many,
+    up to ``cap`` (:func:`race_actions`). A decision is exact when the whole dungeon
+    order is known (at most one unseen card) and every solve finished: PIMC is then
+    perfect play.
     """
 
     def __init__(
         self, samples: int = DEFAULT_SAMPLES, max_nodes: int | None = DEFAULT_MAX_NODES,
-        seed: int = 0,
+        seed: int = 0, cap: int | None = None, margin: int = 1,
     ) -> None:
-        for name, value in (("samples", samples), ("seed", seed)):
+        cap = samples if cap is None else cap
+        for name, value in (("samples", samples), ("seed", seed), ("cap", cap),
+                            ("margin", margin)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise SolverError(f"{name} {value!r} must be an integer")
         check_samples(samples)
+        check_samples(cap, "cap")
+        if margin < 0:
+            raise SolverError(f"margin {margin} must be a number of wins, 0 or more")
+        self.cap = max(cap, samples)
+        self.margin = margin
         if max_nodes is not None and (
             isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1
         ):
@@ -253,9 +309,17 @@ class PimcAgent:
         del seed
 
     def evaluate(self, info: InfoState, all_scores: bool = False) -> list[ActionTally]:
-        """Each legal action's tally over this decision's samples (see :func:`tally_actions`)."""
-        orders = sample_orders(info, self.samples, self.seed)
-        return tally_actions(info, orders, self.max_nodes, self.stats, all_scores)
+        """Each legal action's tally over this decision's samples (see :func:`tally_actions`),
+        or over the orders its race drew (:func:`race_actions`)."""
+        if self.cap == self.samples:
+            orders = sample_orders(info, self.samples, self.seed)
+            return tally_actions(info, orders, self.max_nodes, self.stats, all_scores)
+        # the first orders of the larger draw are those of ``samples`` (one generator),
+        # unless there are so few orders that the race has them all from the start
+        orders = sample_orders(info, self.cap, self.seed)
+        first = len(orders) if _every_order(info, self.cap) else self.samples
+        return race_actions(info, orders, first, self.margin, self.max_nodes, self.stats,
+                            all_scores)
 
     def choose(self, info: InfoState) -> tuple[Action, bool]:
         """The action that wins in the most sampled dungeons (ties: best mean score, then
