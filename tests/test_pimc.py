@@ -116,7 +116,16 @@ def test_a_race_is_pimc_over_the_orders_its_slow_twin_stops_at(
     raced = agent.evaluate(info, all_scores=True)
     n = _race_twin(info, first, cap, margin)
     orders = sample_orders(info, cap, 0)
-    assert raced == tally_actions(info, orders[:n], all_scores=True)
+    # with no more orders than cap, every order is used from the start
+    start = len(orders) if len(orders) == math.factorial(len(info.unseen)) else first
+    every = race_actions(info, orders, start, margin, all_scores=True)
+    assert every == tally_actions(info, orders[:n], all_scores=True)
+    # the agent's race counts wins on every order drawn, scores on the first ones
+    m = start
+    scores = tally_actions(info, orders[:m], all_scores=True)
+    for t, w, sc_ in zip(raced, every, scores, strict=True):
+        assert (t.action, t.wins, t.samples, t.score_samples) == (w.action, w.wins, n, m)
+        assert t.total_score == sc_.total_score and t.mean_score == sc_.mean_score
     # the first orders are the ones a PIMC of fewer samples draws (the same generator)
     assert n == len(orders) or orders[:first] == sample_orders(info, first, 0)
     assert n == len(orders) or n in {first * 2**k for k in range(6)}
@@ -124,7 +133,6 @@ def test_a_race_is_pimc_over_the_orders_its_slow_twin_stops_at(
     assert wins[0] - wins[1] > margin or n == len(orders)
     # the action played is the best of the values shown, which rest on the same orders
     assert agent.choose(info)[0] == best_tally(raced).action
-    assert agent.evaluate(info) == tally_actions(info, orders[:n])
 
 
 def test_a_race_to_no_more_orders_is_plain_pimc() -> None:

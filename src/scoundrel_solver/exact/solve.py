@@ -213,7 +213,7 @@ def _setup(
 
 def solve_value(
     state: State, max_nodes: int | None = None, winnable: bool | None = None,
-    group: SolveGroup | None = None,
+    group: SolveGroup | None = None, guess: int | None = None,
 ) -> int | None:
     """The best score from a running position with the whole dungeon known, or None if
     ``max_nodes`` stopped the search first. No line is built: for callers that solve
@@ -234,7 +234,7 @@ def solve_value(
         g[k.G_BETA] = min(root_bound, 0)
         value = _run(row, k.NEG_INF, g, deadline, path, best_path, table)
     else:
-        value, _ = _search_value(row, root_bound, g, deadline, path, best_path, table)
+        value, _ = _search_value(row, root_bound, g, deadline, path, best_path, table, guess)
     return None if g[k.G_ABORT] else value
 
 
@@ -393,7 +393,7 @@ WINDOW = 4
 
 def _search_value(row: np.ndarray, root_bound: int, g: np.ndarray, deadline: np.ndarray,
                   path: np.ndarray, best_path: np.ndarray,
-                  table: TranspositionTable) -> tuple[int, int]:
+                  table: TranspositionTable, guess: int | None = None) -> tuple[int, int]:
     """(value, proven upper bound): the exact value of the root, or NEG_INF if a
     limit stopped the search; the bound is what the search had proven by then.
 
@@ -416,6 +416,15 @@ def _search_value(row: np.ndarray, root_bound: int, g: np.ndarray, deadline: np.
         # would take many questions, one full-window search is cheaper.
         return _run(row, k.NEG_INF, g, deadline, path, best_path, table), target
     question = _run_easy if g[k.G_FLEE_RULE] == FLEE_ANY else _run
+    if guess is not None and guess < target:
+        # "is the value at least the guess?": the exact value if it is, and a bound
+        # below the guess to go on from if not
+        v = question(row, guess - 1, g, deadline, path, best_path, table)
+        if g[k.G_ABORT]:
+            return v, target
+        if v > guess - 1:
+            return v, v
+        target = v
     while True:
         g[k.G_BETA] = target
         alpha = target - 1 if target >= NULL_WINDOW_FROM else target - WINDOW

@@ -346,7 +346,9 @@ class FairAgent:
     def sampled_values(self, info: InfoState) -> list[ActionValue]:
         """Every legal action's PIMC tally as values (see :class:`ActionValue`): the
         share of the sampled orders it wins and its mean best score over them, each
-        solved exactly; ``value`` is the utility of those two, in the search's units."""
+        solved exactly; ``value`` is the utility of those two, in the search's units.
+        Where the config races (:attr:`AgentConfig.endgame_cap`) the share counts every
+        order the race drew and the mean score the first ``endgame_samples``."""
         pimc = self._pimc_agent(info)
         bonus = float(self.par_for(info)[LEAF_WIN_BONUS])
         known = len(info.unseen) <= 1
@@ -354,7 +356,7 @@ class FairAgent:
         for t in pimc.evaluate(info, all_scores=True):
             assert t.total_score is not None  # all_scores
             win = t.wins / t.samples
-            score = t.total_score / t.samples
+            score = t.total_score / t.score_samples
             out.append(ActionValue(t.action, score + bonus * win, win, score,
                                    known and not t.unproven, t.samples))
         return out

@@ -124,8 +124,9 @@ class AgentConfig:
       by ``endgame_samples`` sampled dungeon orders, each solved exactly;
     - ``endgame_cap``: where that choice is close (more than one action within
       ``endgame_margin`` wins of the most), the agent draws twice as many orders, again
-      and again, up to this many (at most ``endgame_samples``: never more); the values
-      it shows rest on the same orders;
+      and again, up to this many (at most ``endgame_samples``: never more), and counts
+      every action's wins on each; the mean scores that break ties of wins stay over the
+      first ``endgame_samples`` orders. The values it shows rest on the same orders;
     - ``max_depth``: the deepest search, in refills (``EXACT_DEPTH``: no cap);
     - ``leaf``: the hand weights of the leaf's score estimate;
     - ``win_model``: the leaf's win model: the name of a model shipped in

@@ -53,17 +53,24 @@ ones need millions to prove their exact (very negative) score."""
 class ActionTally:
     """One action over the sampled dungeons: wins, summed final score (None where it
     was not needed), and how many solves a node limit cut short (their score is then
-    the best line found, a lower bound, and a win may be missed)."""
+    the best line found, a lower bound, and a win may be missed). The wins count
+    ``samples`` orders; the score sums the first ``scored`` of them (0: all)."""
 
     action: Action
     wins: int
     total_score: int | None
     samples: int
     unproven: int
+    scored: int = 0
+
+    @property
+    def score_samples(self) -> int:
+        """How many orders ``total_score`` sums over."""
+        return self.scored or self.samples
 
     @property
     def mean_score(self) -> float | None:
-        return None if self.total_score is None else self.total_score / self.samples
+        return None if self.total_score is None else self.total_score / self.score_samples
 
     @property
     def key(self) -> tuple[int, float, int]:
@@ -150,7 +157,7 @@ def _every_order(info: InfoState, samples: int) -> bool:
 
 def _score(
     nxt: State, max_nodes: int | None, stats: PimcStats, won: bool | None = None,
-    group: SolveGroup | None = None,
+    group: SolveGroup | None = None, guess: int | None = None,
 ) -> tuple[int, bool]:
     """The best score after a move and whether it is proven; a search cut short falls
     back to :func:`solve`, whose best line found is a lower bound. ``won``: whether
@@ -160,7 +167,7 @@ def _score(
         assert nxt.score is not None
         return nxt.score, True
     stats.solves += 1
-    value = solve_value(nxt, max_nodes, won, group)
+    value = solve_value(nxt, max_nodes, won, group, guess)
     if value is not None:
         return value, True
     stats.unproven += 1
@@ -212,19 +219,26 @@ def race_actions(
     max_nodes: int | None = DEFAULT_MAX_NODES,
     stats: PimcStats | None = None,
     all_scores: bool = False,
+    scored: int | None = None,
 ) -> list[ActionTally]:
     """:func:`tally_actions` on the first ``first`` of ``orders``, then, while more than one
     action is within ``margin`` wins of the most, on twice as many (up to all of them).
 
     Eight orders often leave the best actions a win apart or tied: one order more or
-    less decides. Every action is tallied on every order drawn, so the tallies are
+    less decides. Every action is tallied on every order drawn, so the wins are
     :func:`tally_actions`'s on the orders the race stopped at, and the values shown for
-    a decision and the action played rest on the same orders.
+    a decision and the action played rest on the same orders. The scores (where wins
+    tie, or all with ``all_scores``) sum over the first ``scored`` orders only (None:
+    every order drawn): most close decisions are ties of actions that win every order,
+    and their exact scores cost far more than the question "won?".
     """
     if orders and (isinstance(first, bool) or not isinstance(first, int) or first < 1):
         raise SolverError(f"first {first!r:.40} must be a positive number of orders")
     if isinstance(margin, bool) or not isinstance(margin, int) or margin < 0:
         raise SolverError(f"margin {margin!r:.40} must be a number of wins, 0 or more")
+    if scored is not None and (isinstance(scored, bool) or not isinstance(scored, int)
+                               or scored < 1):
+        raise SolverError(f"scored {scored!r:.40} must be a positive number of orders or None")
     st = stats if stats is not None else PimcStats()
     group = SolveGroup()
     acts = info.legal_actions()
@@ -246,18 +260,22 @@ def race_actions(
         if n >= len(orders) or sum(c >= top - margin for c in counts) == 1:
             break
         n = min(2 * n, len(orders))
+    m = n if scored is None else min(scored, n)
     out = []
+    best: list[int | None] = [None] * m  # the best score found in each order so far
     for a, row, res, count in zip(acts, after, wins, counts, strict=True):
         unproven = sum(not ok for _, _, ok in res)
         total: int | None = None
         if all_scores or (count == top and counts.count(top) > 1):
             total = 0
-            for nxt, (won, score, ok) in zip(row, res, strict=True):
+            for k, (nxt, (won, score, ok)) in enumerate(zip(row[:m], res[:m], strict=True)):
                 if score is None:
-                    score, ok = _score(nxt, max_nodes, st, won, group)
+                    score, ok = _score(nxt, max_nodes, st, won, group, best[k] if won else None)
                     unproven += not ok
                 total += score
-        out.append(ActionTally(a, count, total, n, unproven))
+                if ok and (best[k] is None or score > best[k]):
+                    best[k] = score
+        out.append(ActionTally(a, count, total, n, unproven, 0 if m == n else m))
     return out
 
 
@@ -275,7 +293,8 @@ class PimcAgent:
     no limit), ``seed`` varies the samples (never the game's seed: that would
     be the deal). With ``cap`` above ``samples``, a close decision draws more orders:
     while more than one action is within ``margin`` wins of the most, twice as many,
-    up to ``cap`` (:func:`race_actions`). A decision is exact when the whole dungeon
+    up to ``cap`` (:func:`race_actions`), its scores over the first ``samples`` orders
+    alone. A decision is exact when the whole dungeon
     order is known (at most one unseen card) and every solve finished: PIMC is then
     perfect play.
     """
@@ -319,7 +338,7 @@ class PimcAgent:
         orders = sample_orders(info, self.cap, self.seed)
         first = len(orders) if _every_order(info, self.cap) else self.samples
         return race_actions(info, orders, first, self.margin, self.max_nodes, self.stats,
-                            all_scores)
+                            all_scores, scored=first)
 
     def choose(self, info: InfoState) -> tuple[Action, bool]:
         """The action that wins in the most sampled dungeons (ties: best mean score, then
