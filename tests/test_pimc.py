@@ -153,9 +153,10 @@ def test_race_settings_are_checked() -> None:
         with pytest.raises(SolverError, match=next(iter(bad))):
             PimcAgent(samples=4, **bad)  # type: ignore[arg-type]
     orders = sample_orders(info, 4)
-    for first, margin in ((0, 1), (2, -1)):
-        with pytest.raises(SolverError, match="first" if first == 0 else "margin"):
-            race_actions(info, orders, first, margin)
+    for first, margin, scored, name in ((0, 1, None, "first"), (2, -1, None, "margin"),
+                                        (2, 1, 0, "scored")):
+        with pytest.raises(SolverError, match=f"^{name} "):
+            race_actions(info, orders, first, margin, scored=scored)
 
 
 def test_world_keeps_everything_the_player_sees() -> None:

@@ -74,8 +74,9 @@ def test_node_limit_and_ended_games() -> None:
 def test_a_group_of_solves_answers_as_solves_on_their_own(variant: str,
                                                           data: st.DataObject) -> None:
     """A decision's positions (every action, on several deals of the same cards) solved in
-    one SolveGroup, win questions and values interleaved in a drawn order, give what each
-    gives solved alone: what a group keeps in the table changes no answer."""
+    one SolveGroup, win questions and values (some from a first guess) interleaved in a
+    drawn order, give what each gives solved alone: what a group keeps in the table
+    changes no answer."""
     n = data.draw(st.integers(8, 16), label="cards")
     cards = data.draw(st.lists(st.sampled_from(sc.FULL_DECK), min_size=n, max_size=n,
                                unique=True), label="deck")
@@ -85,13 +86,18 @@ def test_a_group_of_solves_answers_as_solves_on_their_own(variant: str,
         deck = cards[:4] + cards[4:][shift:] + cards[4:][:shift]  # one room, other orders
         s = sc.new_game(deck=deck, partial=True, variant=variant, weapon_rule=rule)
         positions += [t for a in sc.legal_actions(s) if not (t := sc.apply(s, a)).is_over]
-    questions = [(p, kind) for p in positions for kind in ("win", "value", "value given")]
+    questions = [(p, kind) for p in positions
+                 for kind in ("win", "value", "value given", "value guessed")]
     order = data.draw(st.permutations(range(len(questions))), label="order")
     group = SolveGroup()
     for i in order:
         p, kind = questions[i]
         if kind == "win":
             assert is_winnable(p, group=group) is is_winnable(p)
+        elif kind == "value guessed":
+            # a first guess at the value (another action's score) changes no answer
+            guess = data.draw(st.integers(-200, 40), label="guess")
+            assert solve_value(p, group=group, guess=guess) == solve_value(p)
         else:
             won = is_winnable(p) if kind == "value given" else None
             assert solve_value(p, winnable=won, group=group) == solve_value(p, winnable=won)
