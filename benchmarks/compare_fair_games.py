@@ -17,6 +17,8 @@ by deal): at the first difference the script names the deal and exits with statu
 At the end it prints the median, mean, p90 and worst CPU seconds of a game on each
 side, the ratio of medians and the median of the per-deal ratios (baseline /
 candidate: above 1, the candidate is cheaper), and the one-minute load over the run.
+``--out FILE`` also writes every game as a JSON line (``side``: baseline or candidate,
+``label``, ``seed``, ``score``, ``decisions``, ``cpu``), for a table to be made from.
 """
 
 from __future__ import annotations
@@ -129,9 +131,14 @@ def compare(args: argparse.Namespace) -> str:
                 if side.proc.stdin is not None:
                     side.proc.stdin.close()
                 side.proc.wait()
-        same = "" if args.changes else ", the same games"
+        if args.out is not None:
+            args.out.write_text("".join(
+                json.dumps({"side": name, "label": side.label, **row}) + "\n"
+                for name, side in (("baseline", base), ("candidate", cand))
+                for row in side.rows))
+        alike = "" if args.changes else ", the same games"
         return (f"{args.variant}, seeds {args.seeds.start}:{args.seeds.stop} ({len(seeds)} "
-                f"deals{same})\n\n{table(base, cand, loads)}")
+                f"deals{alike})\n\n{table(base, cand, loads)}")
 
 
 def _seeds(text: str) -> range:
@@ -152,6 +159,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--block", type=int, default=20, help="deals per turn of a side (20)")
     ap.add_argument("--changes", type=json.loads, default={},
                     help="AgentConfig fields the candidate changes, as JSON")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="also write every game here, as JSON lines")
     args = ap.parse_args(argv)
     if args.block < 1:
         ap.error(f"--block {args.block} must be at least 1")

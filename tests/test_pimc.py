@@ -27,6 +27,7 @@ from scoundrel_solver.fair.pimc import (
     sample_orders,
     tally_actions,
     world,
+    worlds,
 )
 
 
@@ -157,6 +158,21 @@ def test_race_settings_are_checked() -> None:
                                         (2, 1, 0, "scored")):
         with pytest.raises(SolverError, match=f"^{name} "):
             race_actions(info, orders, first, margin, scored=scored)
+
+
+@given(st.integers(0, 10**6), st.integers(5, 44), st.integers(0, 12), st.integers(1, 6))
+@settings(max_examples=60, deadline=None)
+def test_worlds_are_world_of_each_order(seed: int, n_cards: int, steps: int, k: int) -> None:
+    """The fast path builds one position and repacks its dungeon for the other orders;
+    its slow twin builds and checks each with ``world``."""
+    s, info = _walk(seed, n_cards, steps)
+    assume(not s.is_over and info.unseen)
+    orders = sample_orders(info, k, seed)
+    assert worlds(info, orders) == [world(info, o) for o in orders]
+    bad = [*orders, tuple(info.unseen)[1:]]
+    with pytest.raises(SolverError, match="not the unseen cards"):
+        worlds(info, bad)
+    assert worlds(info, []) == []
 
 
 def test_world_keeps_everything_the_player_sees() -> None:

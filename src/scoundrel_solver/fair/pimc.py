@@ -35,13 +35,15 @@ from typing import Final
 import scoundrel_core as sc
 from scoundrel_core import Action, Card, State
 from scoundrel_core.info import InfoState
+from scoundrel_core.rules import apply_trusted, legal_ids
+from scoundrel_core.state import pack_cards
 
 from ..errors import SolverError
 from ..exact.solve import SolveGroup, is_winnable, solve, solve_value
 from .samples import MAX_SAMPLES, check_samples
 
 __all__ = ["MAX_SAMPLES", "UNPROVEN_KEPT", "ActionTally", "PimcAgent", "PimcStats", "best_tally",
-           "race_actions", "sample_orders", "tally_actions", "world"]
+           "race_actions", "sample_orders", "tally_actions", "world", "worlds"]
 
 DEFAULT_SAMPLES = 16
 DEFAULT_MAX_NODES = 2_000_000
@@ -115,6 +117,24 @@ dungeon=[6S 9H 7S]'
         last_kill=info.last_kill, potion_used=info.potion_used, resolved=info.resolved_in_room,
         fled=info.fled_last, variant=info.variant,
     )
+
+
+def worlds(info: InfoState, orders: Sequence[Sequence[Card]]) -> list[State]:
+    """:func:`world` of each order, for many orders at once: the first is built and
+    checked by :func:`world`, the others share everything but the dungeon with it (a
+    position's packed words: its dungeon, and all the rest), each order checked to be
+    the unseen cards."""
+    if not orders:
+        return []
+    first = world(info, orders[0])
+    unseen = sorted(info.unseen)
+    out = [first]
+    for order in orders[1:]:
+        if sorted(order) != unseen:
+            raise SolverError(
+                f"order [{sc.format_deck(order)}] is not the unseen cards of {info.to_text()}")
+        out.append(State(pack_cards((*order, *info.bottom)), first._info))
+    return out
 
 
 def _info_seed(info: InfoState, seed: int) -> int:
@@ -244,14 +264,17 @@ def race_actions(
     acts = info.legal_actions()
     if not acts:
         return []
+    ids = [int(a) for a in acts]
     after: list[list[State]] = [[] for _ in acts]
     wins: list[list[tuple[bool, int | None, bool]]] = [[] for _ in acts]
     n, done = min(first, len(orders)), 0
     while True:
-        for order in orders[done:n]:
-            w = world(info, order)
-            for row, res, a in zip(after, wins, acts, strict=True):
-                nxt = sc.apply(w, a)
+        for w in worlds(info, orders[done:n]):
+            # what is legal does not depend on the dungeon's order: checked on the first
+            if done == 0 and legal_ids(w) != ids:
+                raise SolverError(f"the actions of {info.to_text()} are not its world's")
+            for row, res, a in zip(after, wins, ids, strict=True):
+                nxt = apply_trusted(w, a)
                 row.append(nxt)
                 res.append(_wins(nxt, max_nodes, st, group))
         done = n
@@ -273,7 +296,8 @@ def race_actions(
                     score, ok = _score(nxt, max_nodes, st, won, group, best[k] if won else None)
                     unproven += not ok
                 total += score
-                if ok and (best[k] is None or score > best[k]):
+                known = best[k]
+                if ok and (known is None or score > known):
                     best[k] = score
         out.append(ActionTally(a, count, total, n, unproven, 0 if m == n else m))
     return out

@@ -1,0 +1,67 @@
+"""The paired table of round twenty-two and its cost check, from the round's files (run
+from the repository's root).
+
+    python data/experiments/round-22/table.py
+
+The table pairs classic/strict's agent whose endgame races its close actions on up to
+32 orders (``AgentConfig.endgame_cap=32``, ``race-*.jsonl``; and the first arm, whose
+scores sum over every order drawn, ``all32-*.jsonl``) with the agent as shipped on the
+same deals (``experiments/fair_paired.py``'s figures): the shipped agent's games are
+``data/fair-games.parquet``'s, whose CPU seconds were recorded at another time. The
+cost check (``benchmarks/compare_fair_games.py --out``) played the agent of the last
+round's revision and this round's in turn on the same deals: each side's median CPU
+seconds a game and the ratios.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT / "experiments"))
+from fair_paired import HEADER, halves, load_parts, load_rows, print_rows  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+SHIPPED = ROOT / "data" / "fair-games.parquet"
+# each arm ran as two processes, seeds 0-999 and 1000-1999; the first was stopped early
+RACE = (HERE / "race-a.jsonl", HERE / "race-b.jsonl")
+ALL32 = (HERE / "all32-a.jsonl", HERE / "all32-b.jsonl")
+COSTS = {"the same agent, its solves sped up": HERE / "cost-shipped.jsonl",
+         "the race (endgame_cap=32)": HERE / "cost-race.jsonl"}
+
+
+def cost_lines(name: str, path: Path) -> list[str]:
+    """A cost check's line: each side's median CPU seconds a game and the ratios."""
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    sides = {s: {r["seed"]: r for r in rows if r["side"] == s} for s in ("baseline", "candidate")}
+    base, cand = sides["baseline"], sides["candidate"]
+    seeds = sorted(set(base) & set(cand))
+    b = statistics.median(base[s]["cpu"] for s in seeds)
+    c = statistics.median(cand[s]["cpu"] for s in seeds)
+    per_deal = statistics.median(cand[s]["cpu"] / base[s]["cpu"] for s in seeds
+                                 if base[s]["cpu"] > 0)
+    label = {s: next(r["label"] for r in rows if r["side"] == s) for s in sides}
+    return [f"{name}: {len(seeds)} deals, seeds {seeds[0]}-{seeds[-1]}; CPU s a game, median "
+            f"{c:.3f} ({label['candidate']}) against {b:.3f} ({label['baseline']}): "
+            f"ratio of medians {c / b:.2f}, median per-deal ratio {per_deal:.2f}"]
+
+
+def main() -> int:
+    shipped = load_rows(SHIPPED, "classic", "strict", None)
+    race = load_parts(RACE)
+    rows = halves(race, shipped, 1000)
+    if all(p.exists() for p in ALL32):
+        rows.append(("scores over every order (stopped)", load_parts(ALL32), shipped))
+    print_rows(HEADER, rows)
+    for name, path in COSTS.items():
+        if path.exists():
+            print()
+            print("\n".join(cost_lines(name, path)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
