@@ -96,18 +96,21 @@ def test_sampled_values_recount_by_exact_solves(seed: int, n_cards: int, steps: 
         assert v.exact == (len(info.unseen) <= 1)
 
 
-@given(st.integers(0, 10**6), st.integers(7, 12), st.integers(0, 4), st.sampled_from([16, 32]))
+@given(st.integers(0, 10**6), st.integers(7, 12), st.integers(0, 4), st.sampled_from([16, 32]),
+       st.sampled_from([0, 16, 32]))
 @settings(max_examples=25, deadline=None)
 def test_a_racing_endgame_plays_the_best_value_it_shows(seed: int, n_cards: int, steps: int,
-                                                        cap: int) -> None:
+                                                        cap: int, scored: int) -> None:
     """With ``endgame_cap`` the agent is PIMC racing its close actions on up to that many
-    orders: its move is the race's and the best of the values it shows, which rest on
-    the orders the race drew (every action on every one)."""
+    orders (its ties of wins broken by the scores of ``endgame_scored`` of them): its move
+    is the race's and the best of the values it shows, which rest on the orders the race
+    drew (every action on every one)."""
     info = _walk(seed, n_cards, steps)[1]
     assume(info.unseen and len(info.legal_actions()) > 1)
-    agent = FairAgent(configs_with(endgame_cap=cap))
+    agent = FairAgent(configs_with(endgame_cap=cap, endgame_scored=scored))
     move, exact = agent.choose(info)
-    assert (move, exact) == PimcAgent(samples=ENDGAME_SAMPLES, cap=cap, seed=0).choose(info)
+    assert (move, exact) == PimcAgent(samples=ENDGAME_SAMPLES, cap=cap, seed=0,
+                                      scored=scored or None).choose(info)
     vals = agent.evaluate(info)
     assert max(vals, key=choice_key).action == move
     n = {v.samples for v in vals}
@@ -173,6 +176,7 @@ def test_endgame_options_are_checked() -> None:
                      ({"endgame_samples": 2.5}, "endgame_samples"),
                      ({"endgame_cap": -1}, "endgame_cap"), ({"endgame_cap": 10_001}, "endgame_cap"),
                      ({"endgame_margin": -1}, "endgame_margin"),
+                     ({"endgame_scored": -1}, "endgame_scored"),
                      ({"endgame_margin": 1.0}, "endgame_margin")):
         with pytest.raises(SolverError, match=f"^{name} "):
             AgentConfig(node_budget=1000, deepen_at=30, win_bonus=100.0, **kw)  # type: ignore[arg-type]

@@ -121,6 +121,9 @@ def test_a_race_is_pimc_over_the_orders_its_slow_twin_stops_at(
     start = len(orders) if len(orders) == math.factorial(len(info.unseen)) else first
     every = race_actions(info, orders, start, margin, all_scores=True)
     assert every == tally_actions(info, orders[:n], all_scores=True)
+    # scored over every order the race may draw, it is that race
+    assert PimcAgent(samples=first, cap=cap, margin=margin, scored=cap).evaluate(
+        info, all_scores=True) == every
     # the agent's race counts wins on every order drawn, scores on the first ones
     m = start
     scores = tally_actions(info, orders[:m], all_scores=True)
@@ -150,7 +153,8 @@ def test_a_race_to_no_more_orders_is_plain_pimc() -> None:
 
 def test_race_settings_are_checked() -> None:
     info = _walk(1, 14, 0)[1]
-    for bad in ({"cap": 0}, {"cap": 10**5}, {"margin": -1}, {"cap": 2.5}, {"margin": True}):
+    for bad in ({"cap": 0}, {"cap": 10**5}, {"margin": -1}, {"cap": 2.5}, {"margin": True},
+                {"scored": 0}, {"scored": "all"}):
         with pytest.raises(SolverError, match=next(iter(bad))):
             PimcAgent(samples=4, **bad)  # type: ignore[arg-type]
     orders = sample_orders(info, 4)

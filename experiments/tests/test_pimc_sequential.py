@@ -13,7 +13,13 @@ from hypothesis import strategies as st
 from lab import load_experiment, walk
 from scoundrel_core.info import InfoState
 from scoundrel_solver.fair import play_fair
-from scoundrel_solver.fair.pimc import PimcStats, best_tally, sample_orders, tally_actions
+from scoundrel_solver.fair.pimc import (
+    PimcAgent,
+    PimcStats,
+    best_tally,
+    sample_orders,
+    tally_actions,
+)
 
 
 def _race(info: InfoState, first: int, cap: int, margin: int) -> tuple[list[int], int]:
@@ -65,6 +71,8 @@ def test_the_race_is_its_slow_twins(seed: int, n_cards: int, steps: int, first: 
     kept = seq.sequential_tallies(info, first, cap, margin, PimcStats(), drop=False)
     n = kept[0].samples
     assert kept == tally_actions(info, orders[:n])
+    # and it is the agent's race that sums its scores over every order it may draw
+    assert kept == PimcAgent(samples=first, cap=cap, margin=margin, scored=cap).evaluate(info)
     wins = sorted((t.wins for t in kept), reverse=True)
     assert wins[0] - wins[1] > margin or n == len(orders)
     assert n == len(orders) or n in {first * 2**k for k in range(6)}

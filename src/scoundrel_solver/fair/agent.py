@@ -256,7 +256,7 @@ class FairAgent:
                               "them by variant, or None")
         self.config = config
         # by samples, cap and margin; built on first use (the exact solver loads then)
-        self._pimc: dict[tuple[int, int, int], PimcAgent] = {}
+        self._pimc: dict[tuple[int, int, int, int], PimcAgent] = {}
         self._pars: dict[AgentConfig, np.ndarray] = {}
         if config is not None:
             for c in [config] if isinstance(config, AgentConfig) else config.values():
@@ -334,13 +334,15 @@ class FairAgent:
 
     def _pimc_agent(self, info: InfoState) -> PimcAgent:
         config = self.config_for(info)
-        key = (config.endgame_samples, config.endgame_cap, config.endgame_margin)
+        key = (config.endgame_samples, config.endgame_cap, config.endgame_margin,
+               config.endgame_scored)
         pimc = self._pimc.get(key)
         if pimc is None:
             from .pimc import PimcAgent  # imported here: the exact kernel loads on use
 
-            pimc = self._pimc[key] = PimcAgent(
-                samples=key[0], seed=0, cap=max(key[0], key[1]), margin=key[2])
+            samples, cap, margin, scored = key
+            pimc = self._pimc[key] = PimcAgent(samples=samples, seed=0, cap=max(samples, cap),
+                                               margin=margin, scored=max(samples, scored))
         return pimc
 
     def sampled_values(self, info: InfoState) -> list[ActionValue]:
@@ -348,7 +350,7 @@ class FairAgent:
         share of the sampled orders it wins and its mean best score over them, each
         solved exactly; ``value`` is the utility of those two, in the search's units.
         Where the config races (:attr:`AgentConfig.endgame_cap`) the share counts every
-        order the race drew and the mean score the first ``endgame_samples``."""
+        order the race drew and the mean score the first ``endgame_scored`` of them."""
         pimc = self._pimc_agent(info)
         bonus = float(self.par_for(info)[LEAF_WIN_BONUS])
         known = len(info.unseen) <= 1

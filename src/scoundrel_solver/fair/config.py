@@ -125,8 +125,10 @@ class AgentConfig:
     - ``endgame_cap``: where that choice is close (more than one action within
       ``endgame_margin`` wins of the most), the agent draws twice as many orders, again
       and again, up to this many (at most ``endgame_samples``: never more), and counts
-      every action's wins on each; the mean scores that break ties of wins stay over the
-      first ``endgame_samples`` orders. The values it shows rest on the same orders;
+      every action's wins on each. The values it shows rest on the same orders;
+    - ``endgame_scored``: the mean scores that break ties of wins sum over the first this
+      many orders the race drew (at most ``endgame_samples``: the first
+      ``endgame_samples``); an exact score costs far more than the question "won?";
     - ``max_depth``: the deepest search, in refills (``EXACT_DEPTH``: no cap);
     - ``leaf``: the hand weights of the leaf's score estimate;
     - ``win_model``: the leaf's win model: the name of a model shipped in
@@ -146,6 +148,7 @@ class AgentConfig:
     endgame_samples: int = 8
     endgame_cap: int = 0
     endgame_margin: int = 1
+    endgame_scored: int = 0
     max_depth: int = EXACT_DEPTH
     leaf: LeafWeights = field(default_factory=LeafWeights)
     win_model: str | tuple[float, ...] | None = "classic/strict"
@@ -157,8 +160,9 @@ class AgentConfig:
         _check_int("endgame", self.endgame, 0, MAX_CARDS)
         _check_int("max_depth", self.max_depth, 0, EXACT_DEPTH)
         check_samples(self.endgame_samples, "endgame_samples")
-        if self.endgame_cap:
-            check_samples(self.endgame_cap, "endgame_cap")
+        for name in ("endgame_cap", "endgame_scored"):
+            if getattr(self, name):
+                check_samples(getattr(self, name), name)
         _check_int("endgame_margin", self.endgame_margin, 0, MAX_SAMPLES)
         _check_float("win_bonus", self.win_bonus, 0.0, MAX_WIN_BONUS)
         if not isinstance(self.leaf, LeafWeights):

@@ -317,27 +317,30 @@ class PimcAgent:
     no limit), ``seed`` varies the samples (never the game's seed: that would
     be the deal). With ``cap`` above ``samples``, a close decision draws more orders:
     while more than one action is within ``margin`` wins of the most, twice as many,
-    up to ``cap`` (:func:`race_actions`), its scores over the first ``samples`` orders
-    alone. A decision is exact when the whole dungeon
+    up to ``cap`` (:func:`race_actions`), its scores over the first ``scored`` orders
+    drawn (None: ``samples``; at least ``samples``). A decision is exact when the whole dungeon
     order is known (at most one unseen card) and every solve finished: PIMC is then
     perfect play.
     """
 
     def __init__(
         self, samples: int = DEFAULT_SAMPLES, max_nodes: int | None = DEFAULT_MAX_NODES,
-        seed: int = 0, cap: int | None = None, margin: int = 1,
+        seed: int = 0, cap: int | None = None, margin: int = 1, scored: int | None = None,
     ) -> None:
         cap = samples if cap is None else cap
+        scored = samples if scored is None else scored
         for name, value in (("samples", samples), ("seed", seed), ("cap", cap),
-                            ("margin", margin)):
+                            ("margin", margin), ("scored", scored)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise SolverError(f"{name} {value!r} must be an integer")
         check_samples(samples)
         check_samples(cap, "cap")
+        check_samples(scored, "scored")
         if margin < 0:
             raise SolverError(f"margin {margin} must be a number of wins, 0 or more")
         self.cap = max(cap, samples)
         self.margin = margin
+        self.scored = max(scored, samples)
         if max_nodes is not None and (
             isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1
         ):
@@ -362,7 +365,7 @@ class PimcAgent:
         orders = sample_orders(info, self.cap, self.seed)
         first = len(orders) if _every_order(info, self.cap) else self.samples
         return race_actions(info, orders, first, self.margin, self.max_nodes, self.stats,
-                            all_scores, scored=first)
+                            all_scores, scored=max(first, self.scored))
 
     def choose(self, info: InfoState) -> tuple[Action, bool]:
         """The action that wins in the most sampled dungeons (ties: best mean score, then
