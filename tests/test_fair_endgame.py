@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import math
 import random
 
 import pytest
@@ -97,20 +98,23 @@ def test_sampled_values_recount_by_exact_solves(seed: int, n_cards: int, steps: 
 
 
 @given(st.integers(0, 10**6), st.integers(7, 12), st.integers(0, 4), st.sampled_from([16, 32]),
-       st.sampled_from([0, 16, 32]))
+       st.sampled_from([0, 16, 32]), st.sampled_from([math.inf, 1.0]))
 @settings(max_examples=25, deadline=None)
 def test_a_racing_endgame_plays_the_best_value_it_shows(seed: int, n_cards: int, steps: int,
-                                                        cap: int, scored: int) -> None:
+                                                        cap: int, scored: int,
+                                                        score_margin: float) -> None:
     """With ``endgame_cap`` the agent is PIMC racing its close actions on up to that many
     orders (its ties of wins broken by the scores of ``endgame_scored`` of them): its move
     is the race's and the best of the values it shows, which rest on the orders the race
     drew (every action on every one)."""
     info = _walk(seed, n_cards, steps)[1]
     assume(info.unseen and len(info.legal_actions()) > 1)
-    agent = FairAgent(configs_with(endgame_cap=cap, endgame_scored=scored))
+    agent = FairAgent(configs_with(endgame_cap=cap, endgame_scored=scored,
+                                   endgame_score_margin=score_margin))
     move, exact = agent.choose(info)
     assert (move, exact) == PimcAgent(samples=ENDGAME_SAMPLES, cap=cap, seed=0,
-                                      scored=scored or None).choose(info)
+                                      scored=scored or None,
+                                      score_margin=score_margin).choose(info)
     vals = agent.evaluate(info)
     assert max(vals, key=choice_key).action == move
     n = {v.samples for v in vals}
@@ -177,6 +181,8 @@ def test_endgame_options_are_checked() -> None:
                      ({"endgame_cap": -1}, "endgame_cap"), ({"endgame_cap": 10_001}, "endgame_cap"),
                      ({"endgame_margin": -1}, "endgame_margin"),
                      ({"endgame_scored": -1}, "endgame_scored"),
+                     ({"endgame_score_margin": -1.0}, "endgame_score_margin"),
+                     ({"endgame_score_margin": math.nan}, "endgame_score_margin"),
                      ({"endgame_margin": 1.0}, "endgame_margin")):
         with pytest.raises(SolverError, match=f"^{name} "):
             AgentConfig(node_budget=1000, deepen_at=30, win_bonus=100.0, **kw)  # type: ignore[arg-type]

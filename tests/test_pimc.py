@@ -139,6 +139,38 @@ def test_a_race_is_pimc_over_the_orders_its_slow_twin_stops_at(
     assert agent.choose(info)[0] == best_tally(raced).action
 
 
+@given(st.integers(0, 10**6), st.integers(9, 12), st.integers(0, 3), st.sampled_from([2, 4]),
+       st.sampled_from([0.0, 0.5, 2.0, 6.0]), st.booleans())
+@settings(max_examples=40, deadline=None)
+def test_a_race_of_scores_is_its_slow_twins(seed: int, n_cards: int, steps: int, first: int,
+                                            score_margin: float, all_scores: bool) -> None:
+    """The scores that break a tie of wins race too; the slow twin scores every action on
+    every order (by PIMC's own tally, one order at a time) and runs that race on the table."""
+    s, info = _walk(seed, n_cards, steps)
+    assume(not s.is_over and len(info.legal_actions()) > 1 and len(info.unseen) > 1)
+    cap = 16
+    orders = sample_orders(info, cap, 0)
+    start = len(orders) if len(orders) == math.factorial(len(info.unseen)) else first
+    got = race_actions(info, orders, start, 1, all_scores=all_scores, scored=cap,
+                       score_margin=score_margin)
+    n = got[0].samples
+    table = [tally_actions(info, [o], all_scores=True) for o in orders[:n]]  # [order][action]
+    wins = [sum(t[i].wins for t in table) for i in range(len(got))]
+    tied = [i for i, w in enumerate(wins) if w == max(wins)]
+    m = min(start, n)
+    while len(tied) > 1 and m < n:
+        totals = sorted((sum(t[i].total_score or 0 for t in table[:m]) for i in tied),
+                        reverse=True)
+        if totals[0] - totals[1] > score_margin * m:
+            break
+        m = min(2 * m, n)
+    for i, t in enumerate(got):
+        assert t.wins == wins[i] and t.score_samples == m
+        scored = all_scores or (len(tied) > 1 and i in tied)
+        assert t.total_score == (sum(x[i].total_score or 0 for x in table[:m]) if scored
+                                 else None)
+
+
 def test_a_race_to_no_more_orders_is_plain_pimc() -> None:
     infos = [i for s, i in (_walk(seed, 14, 4) for seed in range(40))
              if not s.is_over and len(i.legal_actions()) > 1][:5]
@@ -158,10 +190,11 @@ def test_race_settings_are_checked() -> None:
         with pytest.raises(SolverError, match=next(iter(bad))):
             PimcAgent(samples=4, **bad)  # type: ignore[arg-type]
     orders = sample_orders(info, 4)
-    for first, margin, scored, name in ((0, 1, None, "first"), (2, -1, None, "margin"),
-                                        (2, 1, 0, "scored")):
+    for first, margin, scored, score_margin, name in (
+            (0, 1, None, 1.0, "first"), (2, -1, None, 1.0, "margin"), (2, 1, 0, 1.0, "scored"),
+            (2, 1, 4, -1.0, "score_margin"), (2, 1, 4, math.nan, "score_margin")):
         with pytest.raises(SolverError, match=f"^{name} "):
-            race_actions(info, orders, first, margin, scored=scored)
+            race_actions(info, orders, first, margin, scored=scored, score_margin=score_margin)
 
 
 @given(st.integers(0, 10**6), st.integers(5, 44), st.integers(0, 12), st.integers(1, 6))

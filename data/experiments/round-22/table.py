@@ -4,9 +4,9 @@ from the repository's root).
     python data/experiments/round-22/table.py
 
 The table pairs classic/strict's agent whose endgame races its close actions on up to
-32 orders (``AgentConfig.endgame_cap=32``, ``race-*.jsonl``; and the first arm, whose
-scores sum over every order drawn, ``all32-*.jsonl``) with the agent as shipped on the
-same deals (``experiments/fair_paired.py``'s figures): the shipped agent's games are
+32 orders (``AgentConfig.endgame_cap=32``: its ties of wins broken by the scores of the
+first 8 orders, ``race-*.jsonl``; of every order drawn, ``all32-*.jsonl``; of the
+first 16, ``scored16-*.jsonl``) with the agent as shipped on the same deals (``experiments/fair_paired.py``'s figures): the shipped agent's games are
 ``data/fair-games.parquet``'s, whose CPU seconds were recorded at another time. The
 cost check (``benchmarks/compare_fair_games.py --out``) played the agent of the last
 round's revision and this round's in turn on the same deals: each side's median CPU
@@ -26,11 +26,14 @@ from fair_paired import HEADER, halves, load_parts, load_rows, print_rows  # noq
 
 HERE = Path(__file__).resolve().parent
 SHIPPED = ROOT / "data" / "fair-games.parquet"
-# each arm ran as two processes, seeds 0-999 and 1000-1999; the first was stopped early
+# each arm ran as two processes, seeds 0-999 and 1000-1999
 RACE = (HERE / "race-a.jsonl", HERE / "race-b.jsonl")
 ALL32 = (HERE / "all32-a.jsonl", HERE / "all32-b.jsonl")
+SCORED16 = (HERE / "scored16-a.jsonl", HERE / "scored16-b.jsonl")
 COSTS = {"the same agent, its solves sped up": HERE / "cost-shipped.jsonl",
-         "the race (endgame_cap=32)": HERE / "cost-race.jsonl"}
+         "the race, ties broken on 8 orders (endgame_cap=32)": HERE / "cost-race.jsonl",
+         "the race, ties broken on every order (endgame_scored=32)": HERE / "cost-all32.jsonl",
+         "the race, ties broken on 16 orders (endgame_scored=16)": HERE / "cost-scored16.jsonl"}
 
 
 def cost_lines(name: str, path: Path) -> list[str]:
@@ -53,8 +56,9 @@ def main() -> int:
     shipped = load_rows(SHIPPED, "classic", "strict", None)
     race = load_parts(RACE)
     rows = halves(race, shipped, 1000)
-    if all(p.exists() for p in ALL32):
-        rows.append(("scores over every order (stopped)", load_parts(ALL32), shipped))
+    rows.append(("ties broken on every order", load_parts(ALL32), shipped))
+    if all(p.exists() for p in SCORED16):
+        rows.append(("ties broken on 16 orders", load_parts(SCORED16), shipped))
     print_rows(HEADER, rows)
     for name, path in COSTS.items():
         if path.exists():

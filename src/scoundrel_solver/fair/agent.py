@@ -256,7 +256,7 @@ class FairAgent:
                               "them by variant, or None")
         self.config = config
         # by samples, cap and margin; built on first use (the exact solver loads then)
-        self._pimc: dict[tuple[int, int, int, int], PimcAgent] = {}
+        self._pimc: dict[tuple[int, int, int, int, float], PimcAgent] = {}
         self._pars: dict[AgentConfig, np.ndarray] = {}
         if config is not None:
             for c in [config] if isinstance(config, AgentConfig) else config.values():
@@ -335,14 +335,15 @@ class FairAgent:
     def _pimc_agent(self, info: InfoState) -> PimcAgent:
         config = self.config_for(info)
         key = (config.endgame_samples, config.endgame_cap, config.endgame_margin,
-               config.endgame_scored)
+               config.endgame_scored, config.endgame_score_margin)
         pimc = self._pimc.get(key)
         if pimc is None:
             from .pimc import PimcAgent  # imported here: the exact kernel loads on use
 
-            samples, cap, margin, scored = key
-            pimc = self._pimc[key] = PimcAgent(samples=samples, seed=0, cap=max(samples, cap),
-                                               margin=margin, scored=max(samples, scored))
+            samples, cap, margin, scored, score_margin = key
+            pimc = self._pimc[key] = PimcAgent(
+                samples=int(samples), seed=0, cap=int(max(samples, cap)), margin=int(margin),
+                scored=int(max(samples, scored)), score_margin=score_margin)
         return pimc
 
     def sampled_values(self, info: InfoState) -> list[ActionValue]:

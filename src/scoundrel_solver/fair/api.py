@@ -54,7 +54,8 @@ class FairGame:
 FAIR_OPTIONS = {"node_budget": "node_budget", "max_depth": "max_depth",
                 "shallow_above": "deepen_at", "endgame": "endgame",
                 "endgame_samples": "endgame_samples", "endgame_cap": "endgame_cap",
-                "endgame_margin": "endgame_margin", "endgame_scored": "endgame_scored"}
+                "endgame_margin": "endgame_margin", "endgame_scored": "endgame_scored",
+                "endgame_score_margin": "endgame_score_margin"}
 """The options of ``make_agent("fair", ...)`` (the names results files record) and the
 :class:`~.config.AgentConfig` field each one changes."""
 

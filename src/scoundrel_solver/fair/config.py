@@ -129,6 +129,9 @@ class AgentConfig:
     - ``endgame_scored``: the mean scores that break ties of wins sum over the first this
       many orders the race drew (at most ``endgame_samples``: the first
       ``endgame_samples``); an exact score costs far more than the question "won?";
+    - ``endgame_score_margin``: or over fewer: from the first ``endgame_samples``,
+      twice as many while the best two tied actions' totals are within this many points
+      an order (infinite: always all ``endgame_scored``);
     - ``max_depth``: the deepest search, in refills (``EXACT_DEPTH``: no cap);
     - ``leaf``: the hand weights of the leaf's score estimate;
     - ``win_model``: the leaf's win model: the name of a model shipped in
@@ -149,6 +152,7 @@ class AgentConfig:
     endgame_cap: int = 0
     endgame_margin: int = 1
     endgame_scored: int = 0
+    endgame_score_margin: float = math.inf
     max_depth: int = EXACT_DEPTH
     leaf: LeafWeights = field(default_factory=LeafWeights)
     win_model: str | tuple[float, ...] | None = "classic/strict"
@@ -164,6 +168,8 @@ class AgentConfig:
             if getattr(self, name):
                 check_samples(getattr(self, name), name)
         _check_int("endgame_margin", self.endgame_margin, 0, MAX_SAMPLES)
+        if self.endgame_score_margin != math.inf:
+            _check_float("endgame_score_margin", self.endgame_score_margin, 0.0, 1e6)
         _check_float("win_bonus", self.win_bonus, 0.0, MAX_WIN_BONUS)
         if not isinstance(self.leaf, LeafWeights):
             raise SolverError(f"leaf {self.leaf!r:.40} must be a LeafWeights")

@@ -240,6 +240,7 @@ def race_actions(
     stats: PimcStats | None = None,
     all_scores: bool = False,
     scored: int | None = None,
+    score_margin: float = math.inf,
 ) -> list[ActionTally]:
     """:func:`tally_actions` on the first ``first`` of ``orders``, then, while more than one
     action is within ``margin`` wins of the most, on twice as many (up to all of them).
@@ -247,10 +248,15 @@ def race_actions(
     Eight orders often leave the best actions a win apart or tied: one order more or
     less decides. Every action is tallied on every order drawn, so the wins are
     :func:`tally_actions`'s on the orders the race stopped at, and the values shown for
-    a decision and the action played rest on the same orders. The scores (where wins
-    tie, or all with ``all_scores``) sum over the first ``scored`` orders only (None:
-    every order drawn): most close decisions are ties of actions that win every order,
-    and their exact scores cost far more than the question "won?".
+    a decision and the action played rest on the same orders.
+
+    The scores that break a tie of wins race too: they sum over the first ``first``
+    orders, then twice as many while the best two tied actions' totals are within
+    ``score_margin`` points an order, up to the first ``scored`` orders drawn (None:
+    every one; an infinite margin: always up to there). Most close decisions are ties
+    of actions that win every order, and their exact scores cost far more than the
+    question "won?". Every action scored (the tied ones, or all with ``all_scores``) is
+    scored on the same orders.
     """
     if orders and (isinstance(first, bool) or not isinstance(first, int) or first < 1):
         raise SolverError(f"first {first!r:.40} must be a positive number of orders")
@@ -259,6 +265,10 @@ def race_actions(
     if scored is not None and (isinstance(scored, bool) or not isinstance(scored, int)
                                or scored < 1):
         raise SolverError(f"scored {scored!r:.40} must be a positive number of orders or None")
+    if (isinstance(score_margin, bool) or not isinstance(score_margin, (int, float))
+            or not score_margin >= 0):
+        raise SolverError(f"score_margin {score_margin!r:.40} must be a number of points, "
+                          "0 or more")
     st = stats if stats is not None else PimcStats()
     group = SolveGroup()
     acts = info.legal_actions()
@@ -283,23 +293,38 @@ def race_actions(
         if n >= len(orders) or sum(c >= top - margin for c in counts) == 1:
             break
         n = min(2 * n, len(orders))
-    m = n if scored is None else min(scored, n)
-    out = []
-    best: list[int | None] = [None] * m  # the best score found in each order so far
-    for a, row, res, count in zip(acts, after, wins, counts, strict=True):
-        unproven = sum(not ok for _, _, ok in res)
-        total: int | None = None
-        if all_scores or (count == top and counts.count(top) > 1):
-            total = 0
-            for k, (nxt, (won, score, ok)) in enumerate(zip(row[:m], res[:m], strict=True)):
-                if score is None:
-                    score, ok = _score(nxt, max_nodes, st, won, group, best[k] if won else None)
-                    unproven += not ok
-                total += score
+
+    limit = n if scored is None else min(scored, n)
+    tied = [i for i, c in enumerate(counts) if c == top] if counts.count(top) > 1 else []
+    solved: dict[tuple[int, int], tuple[int, bool]] = {}  # (action, order): score, proven
+    unproven = [sum(not ok for _, _, ok in res) for res in wins]
+    best: list[int | None] = [None] * limit  # the best score found in each order so far
+
+    def total(i: int, m: int) -> int:
+        """Action ``i``'s scores summed over the first ``m`` orders, solved where needed."""
+        for k in range(m):
+            if (i, k) not in solved:
+                won, score, ok = wins[i][k]
                 known = best[k]
+                if score is None:
+                    score, ok = _score(after[i][k], max_nodes, st, won, group,
+                                       known if won else None)
+                    unproven[i] += not ok
+                solved[i, k] = score, ok
                 if ok and (known is None or score > known):
                     best[k] = score
-        out.append(ActionTally(a, count, total, n, unproven, 0 if m == n else m))
+        return sum(solved[i, k][0] for k in range(m))
+
+    m = limit if score_margin == math.inf else min(first, limit)
+    while len(tied) > 1 and m < limit:
+        totals = sorted((total(i, m) for i in tied), reverse=True)
+        if totals[0] - totals[1] > score_margin * m:
+            break
+        m = min(2 * m, limit)
+    out = []
+    for i, (a, count) in enumerate(zip(acts, counts, strict=True)):
+        summed = total(i, m) if all_scores or i in tied else None
+        out.append(ActionTally(a, count, summed, n, unproven[i], 0 if m == n else m))
     return out
 
 
@@ -318,14 +343,16 @@ class PimcAgent:
     be the deal). With ``cap`` above ``samples``, a close decision draws more orders:
     while more than one action is within ``margin`` wins of the most, twice as many,
     up to ``cap`` (:func:`race_actions`), its scores over the first ``scored`` orders
-    drawn (None: ``samples``; at least ``samples``). A decision is exact when the whole dungeon
-    order is known (at most one unseen card) and every solve finished: PIMC is then
-    perfect play.
+    drawn (None: ``samples``; at least ``samples``), or fewer where the tied actions'
+    scores are more than ``score_margin`` points an order apart. A decision is exact
+    when the whole dungeon order is known (at most one unseen card) and every solve
+    finished: PIMC is then perfect play.
     """
 
     def __init__(
         self, samples: int = DEFAULT_SAMPLES, max_nodes: int | None = DEFAULT_MAX_NODES,
         seed: int = 0, cap: int | None = None, margin: int = 1, scored: int | None = None,
+        score_margin: float = math.inf,
     ) -> None:
         cap = samples if cap is None else cap
         scored = samples if scored is None else scored
@@ -341,6 +368,11 @@ class PimcAgent:
         self.cap = max(cap, samples)
         self.margin = margin
         self.scored = max(scored, samples)
+        if (isinstance(score_margin, bool) or not isinstance(score_margin, (int, float))
+                or not score_margin >= 0):
+            raise SolverError(f"score_margin {score_margin!r} must be a number of points, "
+                              "0 or more")
+        self.score_margin = float(score_margin)
         if max_nodes is not None and (
             isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1
         ):
@@ -365,7 +397,7 @@ class PimcAgent:
         orders = sample_orders(info, self.cap, self.seed)
         first = len(orders) if _every_order(info, self.cap) else self.samples
         return race_actions(info, orders, first, self.margin, self.max_nodes, self.stats,
-                            all_scores, scored=max(first, self.scored))
+                            all_scores, max(first, self.scored), self.score_margin)
 
     def choose(self, info: InfoState) -> tuple[Action, bool]:
         """The action that wins in the most sampled dungeons (ties: best mean score, then
