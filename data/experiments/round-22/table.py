@@ -6,7 +6,8 @@ from the repository's root).
 The table pairs classic/strict's agent whose endgame races its close actions on up to
 32 orders (``AgentConfig.endgame_cap=32``: its ties of wins broken by the scores of the
 first 8 orders, ``race-*.jsonl``; of every order drawn, ``all32-*.jsonl``; of the
-first 16, ``scored16-*.jsonl``) with the agent as shipped on the same deals (``experiments/fair_paired.py``'s figures): the shipped agent's games are
+first 16, ``scored16-*.jsonl``; of 8 orders, doubled while the tied totals are within a
+point an order, ``margin1-*.jsonl``) with the agent as shipped on the same deals (``experiments/fair_paired.py``'s figures): the shipped agent's games are
 ``data/fair-games.parquet``'s, whose CPU seconds were recorded at another time. The
 cost check (``benchmarks/compare_fair_games.py --out``) played the agent of the last
 round's revision and this round's in turn on the same deals: each side's median CPU
@@ -30,10 +31,12 @@ SHIPPED = ROOT / "data" / "fair-games.parquet"
 RACE = (HERE / "race-a.jsonl", HERE / "race-b.jsonl")
 ALL32 = (HERE / "all32-a.jsonl", HERE / "all32-b.jsonl")
 SCORED16 = (HERE / "scored16-a.jsonl", HERE / "scored16-b.jsonl")
+MARGIN1 = (HERE / "margin1-a.jsonl", HERE / "margin1-b.jsonl")
 COSTS = {"the same agent, its solves sped up": HERE / "cost-shipped.jsonl",
          "the race, ties broken on 8 orders (endgame_cap=32)": HERE / "cost-race.jsonl",
          "the race, ties broken on every order (endgame_scored=32)": HERE / "cost-all32.jsonl",
-         "the race, ties broken on 16 orders (endgame_scored=16)": HERE / "cost-scored16.jsonl"}
+         "the race, ties broken on 16 orders (endgame_scored=16)": HERE / "cost-scored16.jsonl",
+         "the race, its ties' scores racing (endgame_score_margin=1)": HERE / "cost-margin1.jsonl"}
 
 
 def cost_lines(name: str, path: Path) -> list[str]:
@@ -57,8 +60,10 @@ def main() -> int:
     race = load_parts(RACE)
     rows = halves(race, shipped, 1000)
     rows.append(("ties broken on every order", load_parts(ALL32), shipped))
-    if all(p.exists() for p in SCORED16):
-        rows.append(("ties broken on 16 orders", load_parts(SCORED16), shipped))
+    for name, parts in (("ties broken on 16 orders", SCORED16),
+                        ("ties' scores racing, 1 point an order", MARGIN1)):
+        if all(p.exists() for p in parts):
+            rows.append((name, load_parts(parts), shipped))
     print_rows(HEADER, rows)
     for name, path in COSTS.items():
         if path.exists():
