@@ -1,6 +1,6 @@
 """What a hint costs with the race: every decision's values (``FairAgent.evaluate``, what
-a hint shows) timed under the agent as shipped and under the race, side by side (run from
-the repository's root).
+a hint shows) timed under the agent as shipped and under the round's candidate (the race
+whose tie-breaking scores race too), side by side (run from the repository's root).
 
     python data/experiments/round-22/hints.py [--seeds 4000:4040]
 
@@ -36,7 +36,8 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def deal(seed: int) -> list[dict[str, object]]:
-    arms = {"shipped": FairAgent(), "race": FairAgent(configs_with(endgame_cap=32))}
+    arms = {"shipped": FairAgent(), "race": FairAgent(configs_with(
+        endgame_cap=32, endgame_scored=32, endgame_score_margin=1.0))}
     names = list(arms) if seed % 2 == 0 else list(arms)[::-1]
     player = FairAgent()
     s = sc.new_game(seed=seed)

@@ -7,7 +7,8 @@ The table pairs classic/strict's agent whose endgame races its close actions on 
 32 orders (``AgentConfig.endgame_cap=32``: its ties of wins broken by the scores of the
 first 8 orders, ``race-*.jsonl``; of every order drawn, ``all32-*.jsonl``; of the
 first 16, ``scored16-*.jsonl``; of 8 orders, doubled while the tied totals are within a
-point an order, ``margin1-*.jsonl``) with the agent as shipped on the same deals (``experiments/fair_paired.py``'s figures): the shipped agent's games are
+point an order, ``margin1-*.jsonl``) with the agent as shipped on the same deals
+(``experiments/fair_paired.py``'s figures): the shipped agent's games are
 ``data/fair-games.parquet``'s, whose CPU seconds were recorded at another time. The
 cost check (``benchmarks/compare_fair_games.py --out``) played the agent of the last
 round's revision and this round's in turn on the same deals: each side's median CPU
@@ -57,13 +58,12 @@ def cost_lines(name: str, path: Path) -> list[str]:
 
 def main() -> int:
     shipped = load_rows(SHIPPED, "classic", "strict", None)
-    race = load_parts(RACE)
-    rows = halves(race, shipped, 1000)
-    rows.append(("ties broken on every order", load_parts(ALL32), shipped))
-    for name, parts in (("ties broken on 16 orders", SCORED16),
-                        ("ties' scores racing, 1 point an order", MARGIN1)):
-        if all(p.exists() for p in parts):
-            rows.append((name, load_parts(parts), shipped))
+    rows = [("ties broken on 8 orders", load_parts(RACE), shipped),
+            ("ties broken on 16 orders", load_parts(SCORED16), shipped),
+            ("ties broken on every order", load_parts(ALL32), shipped)]
+    margin1 = load_parts(MARGIN1)
+    rows += [(f"ties' scores racing, 1 point an order: {name}", arm, base)
+             for name, arm, base in halves(margin1, shipped, 1000)]
     print_rows(HEADER, rows)
     for name, path in COSTS.items():
         if path.exists():
