@@ -39,7 +39,9 @@ from compare_revisions import REPO, CompareError, Side, install_revision, percen
 # Runs inside each side's environment: plays whole games of the fair agent, one per
 # seed read from stdin, and prints what each cost.
 WORKER = r'''
-import json, sys, time
+import json, signal, sys, time
+# a Ctrl-C reaches the whole process group: the parent stops the workers itself
+signal.signal(signal.SIGINT, signal.SIG_IGN)
 import scoundrel_core as sc
 from scoundrel_core.info import InfoState, observe
 from scoundrel_solver.fair.agent import FairAgent
@@ -79,7 +81,12 @@ def start(label: str, python: Path, env: dict[str, str], args: argparse.Namespac
                             env=env)
     side = Side(label, proc)
     assert proc.stdout is not None
-    json.loads(side._line(proc.stdout))  # "ready": compiled and warm
+    try:
+        json.loads(side._line(proc.stdout))  # "ready": compiled and warm
+    except BaseException:  # a Ctrl-C while it compiles: stop it too
+        proc.terminate()
+        proc.wait()
+        raise
     return side
 
 
@@ -107,12 +114,16 @@ def compare(args: argparse.Namespace) -> str:
         base_py = install_revision(args.baseline, Path(tmp, "baseline"))
         print("compiling both sides ...", file=sys.stderr, flush=True)
         label = "working tree" + (f" {json.dumps(args.changes)}" if args.changes else "")
-        base = start(args.baseline, base_py, env, args, script, {})
-        cand = start(label, Path(sys.executable), {**env, "PYTHONPATH": str(REPO / "src")},
-                     args, script, args.changes)
+        sides: list[Side] = []
         seeds = list(args.seeds)
         loads = [os.getloadavg()[0]]
+        finished = False
         try:
+            sides.append(start(args.baseline, base_py, env, args, script, {}))
+            sides.append(start(label, Path(sys.executable),
+                               {**env, "PYTHONPATH": str(REPO / "src")}, args, script,
+                               args.changes))
+            base, cand = sides
             for b, i in enumerate(range(0, len(seeds), args.block)):
                 block = seeds[i:i + args.block]
                 order = (base, cand) if b % 2 == 0 else (cand, base)
@@ -126,8 +137,11 @@ def compare(args: argparse.Namespace) -> str:
                             f"{rb['decisions']} decisions ({base.label}) != {rc['score']} in "
                             f"{rc['decisions']} ({cand.label})")
                 print(f"[{i + len(block)}/{len(seeds)}]", file=sys.stderr, flush=True)
+            finished = True
         finally:
-            for side in (base, cand):
+            for side in sides:
+                if not finished:
+                    side.proc.terminate()  # a game in play is not worth waiting for
                 if side.proc.stdin is not None:
                     side.proc.stdin.close()
                 side.proc.wait()
