@@ -43,7 +43,9 @@ REPO = Path(__file__).resolve().parent.parent
 # Runs inside each side's environment: only the public ``solve`` is used, so
 # any revision with ``solve(seed, variant=, weapon_rule=)`` can be compared.
 WORKER = r'''
-import json, resource, sys, time
+import json, resource, signal, sys, time
+# a Ctrl-C reaches the whole process group: the parent stops the workers itself
+signal.signal(signal.SIGINT, signal.SIG_IGN)
 from scoundrel_solver import solve
 
 def peak_rss_mib():
@@ -142,7 +144,12 @@ def start_worker(label: str, python: Path, env: dict[str, str], args: argparse.N
                             env=env)
     side = Side(label, proc)
     assert proc.stdout is not None
-    json.loads(side._line(proc.stdout))  # "ready": compiled and warm
+    try:
+        json.loads(side._line(proc.stdout))  # "ready": compiled and warm
+    except BaseException:  # a Ctrl-C while it loads: stop it too
+        proc.terminate()
+        proc.wait()
+        raise
     return side
 
 
@@ -209,11 +216,14 @@ def compare(args: argparse.Namespace) -> str:
             cand_py, cand_env = install_revision(args.candidate, Path(tmp, "candidate")), env
             cand_label = args.candidate
         print("compiling both sides ...", file=sys.stderr, flush=True)
-        base = start_worker(args.baseline, base_py, env, args, script)
-        cand = start_worker(cand_label, cand_py, cand_env, args, script)
+        sides: list[Side] = []
         seeds = list(args.seeds)
         began = time.perf_counter()
+        finished = False
         try:
+            sides.append(start_worker(args.baseline, base_py, env, args, script))
+            sides.append(start_worker(cand_label, cand_py, cand_env, args, script))
+            base, cand = sides
             for b, i in enumerate(range(0, len(seeds), args.block)):
                 block = seeds[i : i + args.block]
                 order = (base, cand) if b % 2 == 0 else (cand, base)
@@ -227,8 +237,11 @@ def compare(args: argparse.Namespace) -> str:
                 if not args.quiet:
                     print(f"[{i + len(block)}/{len(seeds)}] {time.perf_counter() - began:.0f} s",
                           file=sys.stderr, flush=True)
+            finished = True
         finally:
-            for side in (base, cand):
+            for side in sides:
+                if not finished:
+                    side.proc.terminate()  # a block being solved is not worth waiting for
                 if side.proc.stdin is not None:
                     side.proc.stdin.close()
                 side.proc.wait()
