@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare_revisions import REPO, CompareError, Side, install_revision, percentile
+from compare_revisions import REPO, CompareError, Side, install_revision, percentile, stop_sides
 
 # Runs inside each side's environment: plays whole games of the fair agent, one per
 # seed read from stdin, and prints what each cost.
@@ -79,15 +79,7 @@ def start(label: str, python: Path, env: dict[str, str], args: argparse.Namespac
             str(args.seeds.stop + 10**6)]
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                             env=env)
-    side = Side(label, proc)
-    assert proc.stdout is not None
-    try:
-        json.loads(side._line(proc.stdout))  # "ready": compiled and warm
-    except BaseException:  # a Ctrl-C while it compiles: stop it too
-        proc.terminate()
-        proc.wait()
-        raise
-    return side
+    return Side(label, proc).ready()
 
 
 def table(base: Side, cand: Side, loads: Sequence[float]) -> str:
@@ -139,12 +131,7 @@ def compare(args: argparse.Namespace) -> str:
                 print(f"[{i + len(block)}/{len(seeds)}]", file=sys.stderr, flush=True)
             finished = True
         finally:
-            for side in sides:
-                if not finished:
-                    side.proc.terminate()  # a game in play is not worth waiting for
-                if side.proc.stdin is not None:
-                    side.proc.stdin.close()
-                side.proc.wait()
+            stop_sides(sides, finished)
         if args.out is not None:
             args.out.write_text("".join(
                 json.dumps({"side": name, "label": side.label, **row}) + "\n"

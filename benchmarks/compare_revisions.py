@@ -129,6 +129,29 @@ class Side:
             raise CompareError(f"the {self.label} worker stopped (exit {self.proc.wait()})")
         return line
 
+    def ready(self) -> Side:
+        """Wait for the worker's "ready" line (compiled and warm); on a Ctrl-C or any
+        failure meanwhile, stop the worker too."""
+        try:
+            json.loads(self._line(self._pipes()[1]))
+        except BaseException:
+            self.proc.terminate()
+            self.proc.wait()
+            raise
+        return self
+
+
+def stop_sides(sides: Sequence[Side], finished: bool) -> None:
+    """End the workers: after the last block they exit when their input closes; before
+    it (a Ctrl-C, an error) they are terminated, as the work in hand is not worth
+    waiting for."""
+    for side in sides:
+        if not finished:
+            side.proc.terminate()
+        if side.proc.stdin is not None:
+            side.proc.stdin.close()
+        side.proc.wait()
+
 
 def start_worker(label: str, python: Path, env: dict[str, str], args: argparse.Namespace,
                  script: Path) -> Side:
@@ -142,15 +165,7 @@ def start_worker(label: str, python: Path, env: dict[str, str], args: argparse.N
         raise CompareError(f"the {label} side could not solve a deal (exit {warm.returncode})")
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                             env=env)
-    side = Side(label, proc)
-    assert proc.stdout is not None
-    try:
-        json.loads(side._line(proc.stdout))  # "ready": compiled and warm
-    except BaseException:  # a Ctrl-C while it loads: stop it too
-        proc.terminate()
-        proc.wait()
-        raise
-    return side
+    return Side(label, proc).ready()
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -239,12 +254,7 @@ def compare(args: argparse.Namespace) -> str:
                           file=sys.stderr, flush=True)
             finished = True
         finally:
-            for side in sides:
-                if not finished:
-                    side.proc.terminate()  # a block being solved is not worth waiting for
-                if side.proc.stdin is not None:
-                    side.proc.stdin.close()
-                side.proc.wait()
+            stop_sides(sides, finished)
         title = (f"{args.variant}/{args.weapon_rule}, seeds {args.seeds.start}:{args.seeds.stop}"
                  f" ({len(seeds)} deals, best scores identical)")
         return f"{title}\n\n{table(base, cand)}"
