@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -175,6 +176,11 @@ def fair_table(data: Path = ROOT / "data") -> str:
     return "\n".join(fair_games.table(data / "fair-games.parquet"))
 
 
+def _count(n: float, unit: str) -> str:
+    """``n`` of ``unit``, "1 win" or "2 wins"."""
+    return f"{n:g} {unit}" + ("" if n == 1 else "s")
+
+
 def settings_table() -> str:
     """The fair agent's settings per variant, from ``scoundrel_solver.fair.AGENT_CONFIGS``."""
     from scoundrel_solver.fair.config import AGENT_CONFIGS
@@ -182,7 +188,16 @@ def settings_table() -> str:
     rows = ["| variant | win bonus | deepens at or below | node budget | endgame | win model "
             "| shown chance |", "|---|---:|---|---:|---|---|---|"]
     for variant, c in AGENT_CONFIGS.items():
-        endgame = (f"{c.endgame_samples} sampled orders, from {c.endgame} unseen cards"
+        race = ""
+        if c.endgame_cap > c.endgame_samples:  # the race: more orders where the choice is close
+            scored = ""
+            if c.endgame_scored > c.endgame_samples:
+                scored = f"; ties of wins broken on up to {c.endgame_scored}"
+                if math.isfinite(c.endgame_score_margin):
+                    scored += f", raced within {_count(c.endgame_score_margin, 'point')} an order"
+            race = (f" (up to {c.endgame_cap} while actions are within "
+                    f"{_count(c.endgame_margin, 'win')}{scored})")
+        endgame = (f"{c.endgame_samples} sampled orders{race}, from {c.endgame} unseen cards"
                    if c.endgame else "none")
         shown = f"calibrated ({c.shown})" if c.shown else "the search's"
         rows.append(f"| {variant} | {c.win_bonus:g} | {c.deepen_at} unseen cards | "

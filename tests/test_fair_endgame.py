@@ -33,6 +33,23 @@ from test_pimc import _walk
 
 ENDGAME = agent_config("classic/strict").endgame
 ENDGAME_SAMPLES = agent_config("classic/strict").endgame_samples
+NO_RACE = {"endgame_cap": 0, "endgame_scored": 0, "endgame_score_margin": math.inf}
+"""The endgame without its race: ``endgame_samples`` orders, every one scored."""
+
+
+def _as_played(variant: str = "classic/strict") -> PimcAgent:
+    """PIMC as ``variant``'s row plays its endgame: its orders, and its race where it has
+    one (a cap or a scored count of 0 is none)."""
+    c = agent_config(variant)
+    return PimcAgent(samples=c.endgame_samples, seed=0, cap=c.endgame_cap or None,
+                     margin=c.endgame_margin, scored=c.endgame_scored or None,
+                     score_margin=c.endgame_score_margin)
+
+
+def _orders_drawn(variant: str) -> range:
+    """How many orders a decision of ``variant``'s endgame may rest on."""
+    c = agent_config(variant)
+    return range(c.endgame_samples, max(c.endgame_samples, c.endgame_cap) + 1)
 
 
 def _deep(seed: int, unseen: int, variant: str = "classic") -> InfoState:
@@ -64,7 +81,7 @@ def test_small_endgames_choose_as_pimc(seed: int, n_cards: int, steps: int) -> N
         return
     assert agent.in_endgame(info)
     move, exact = agent.choose(info)
-    assert (move, exact) == PimcAgent(samples=ENDGAME_SAMPLES, seed=0).choose(info)
+    assert (move, exact) == _as_played().choose(info)
     vals = agent.evaluate(info)
     assert max(vals, key=choice_key).action == move
     assert [v.action for v in vals] == list(info.legal_actions())
@@ -78,7 +95,7 @@ def test_sampled_values_recount_by_exact_solves(seed: int, n_cards: int, steps: 
     scores only where needed; here every score is solved in full)."""
     info = _walk(seed, n_cards, steps)[1]
     assume(info.unseen and info.legal_actions())
-    agent = FairAgent()
+    agent = FairAgent(configs_with(**NO_RACE))
     vals = agent.sampled_values(info)
     orders = sample_orders(info, ENDGAME_SAMPLES, 0)
     bonus = 400.0  # classic's win bonus
@@ -119,9 +136,9 @@ def test_a_racing_endgame_plays_the_best_value_it_shows(seed: int, n_cards: int,
     assert max(vals, key=choice_key).action == move
     n = {v.samples for v in vals}
     assert len(n) == 1 and min(ENDGAME_SAMPLES, len(sample_orders(info, cap))) <= n.pop() <= cap
-    # a cap no larger than the samples is the shipped endgame
-    assert FairAgent(configs_with(endgame_cap=ENDGAME_SAMPLES)).evaluate(info) == \
-        FairAgent().evaluate(info)
+    # a cap no larger than the samples is no race
+    assert FairAgent(configs_with(**{**NO_RACE, "endgame_cap": ENDGAME_SAMPLES})).evaluate(
+        info) == FairAgent(configs_with(**NO_RACE)).evaluate(info)
 
 
 @given(st.integers(0, 10**6), st.sampled_from([ENDGAME, ENDGAME - 6, ENDGAME + 3]),
@@ -138,11 +155,12 @@ def test_full_deals_switch_at_the_endgame(seed: int, unseen: int, variant: str) 
         assert agent.choose(info) == FairAgent(configs_with(endgame=0)).choose(info)
         assert all(v.samples == 0 for v in FairAgent().evaluate(info))
     else:
-        # each variant samples its own number of orders (classic/equal more than strict)
-        samples = agent_config(variant).endgame_samples
+        # each variant samples its own number of orders (classic/equal more than strict,
+        # classic/strict more where its race finds the choice close)
         assert agent.in_endgame(info)
-        assert agent.choose(info) == PimcAgent(samples=samples, seed=0).choose(info)
-        assert all(v.samples == samples for v in agent.evaluate(info))
+        assert agent.choose(info) == _as_played(variant).choose(info)
+        drawn = {v.samples for v in agent.evaluate(info)}
+        assert len(drawn) == 1 and drawn.pop() in _orders_drawn(variant)
 
 
 @given(st.integers(0, 10**6), st.sampled_from(["hard", "easy", "hard/equal", "easy/equal"]))
@@ -218,5 +236,6 @@ def test_hints_rank_the_endgame_as_the_agent_plays(seed: int) -> None:
     with contextlib.redirect_stdout(out):
         print_advice(info, vals, as_json=True)
     rows = json.loads(out.getvalue())
-    assert {row["samples"] for row in rows} == {ENDGAME_SAMPLES}
+    assert {row["samples"] for row in rows} == {v.samples for v in vals}
+    assert {v.samples for v in vals} <= set(_orders_drawn("classic/strict"))
     assert [row["action"] for row in rows if row["choice"]] == [str(move)]

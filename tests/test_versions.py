@@ -71,6 +71,20 @@ def test_changing_a_weight_changes_the_fingerprint() -> None:
         fair_version.fingerprint_lines(positions))  # the table's row is what plays
 
 
+@pytest.mark.parametrize("variant", ["classic/strict", "classic/equal"])
+def test_each_setting_of_the_endgames_race_changes_the_fingerprint(variant: str) -> None:
+    """The race's settings each leave a mark on the positions: with the scores that
+    break a tie raced or not, and with the race on or off. The first decision of each
+    endgame is among the positions because the last alone did not tell them apart."""
+    positions = [t for t in read_record(fair_version.RECORD_PACKAGE).positions
+                 if t.startswith(variant)]
+    config = agent_config(variant)
+    race = replace(config, endgame_cap=32, endgame_scored=32, endgame_score_margin=1.0)
+    arms = [replace(race, endgame_scored=0, endgame_score_margin=float("inf")),
+            replace(race, endgame_cap=0, endgame_scored=0, endgame_score_margin=float("inf"))]
+    prints = {digest(fair_version.fingerprint_lines(positions, c)) for c in [race, *arms]}
+    assert len(prints) == 3
+
 def test_every_variants_shown_chances_are_in_the_fingerprint() -> None:
     """Each variant's first position is estimated, not exact, so its shown chances (the
     calibration's) enter the fingerprint: without the calibration the answers differ."""

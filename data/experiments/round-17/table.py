@@ -5,7 +5,8 @@
 The first table pairs classic/strict's agent with a win model fitted on classic/strict's
 own games (``classic-strict-model.json``) against the agent as shipped on the same deals
 (``experiments/fair_paired.py``'s figures): the shipped agent's games are
-``data/fair-games.parquet``'s classic/strict rows, whose CPU seconds were recorded at
+round nine's games (``data/experiments/round-9/fair-games.parquet``, then
+``data/fair-games.parquet``'s classic/strict rows), whose CPU seconds were recorded at
 another time; its last row is the cost check, both sides played here side by side. The
 second pairs hard/strict's agent with round thirteen's ``hard/strict`` model at a win
 bonus of 200 against ``data/fair-games.parquet``'s hard/strict rows. The first line
@@ -29,6 +30,8 @@ HERE = Path(__file__).resolve().parent
 TRAIN = HERE / "classic-strict-train.jsonl"
 MODEL = HERE / "classic-strict-model.json"
 SHIPPED = ROOT / "data" / "fair-games.parquet"
+# classic/strict's shipped games until round twenty-three's candidate was adopted
+ROUND_9 = ROOT / "data" / "experiments" / "round-9" / "fair-games.parquet"
 # each arm ran as two processes, one file each
 ARM = (HERE / "classic-strict-model-a.jsonl", HERE / "classic-strict-model-b.jsonl")
 HARD = (HERE / "hard-model-x200-a.jsonl", HERE / "hard-model-x200-b.jsonl")
@@ -46,7 +49,7 @@ def first_room_chances() -> None:
 def main() -> int:
     first_room_chances()
     arm = load_parts(ARM)
-    shipped = load_rows(SHIPPED, "classic", "strict", None)
+    shipped = load_rows(ROUND_9, "classic", "strict", None)
     rows = halves(arm, shipped, 2000)
     cost_arm, cost_shipped = load_parts(COST[:1]), load_parts(COST[1:])
     if cost_arm and cost_shipped:

@@ -8,7 +8,8 @@ recorded games with the rate at which those games were won; the first table says
 well the shown chance at the agent's own rooms foretells the outcome, by phase. The
 second pairs classic/strict's agent with the win net of ``leaf-net.json`` against the
 agent as shipped on the same deals (``experiments/fair_paired.py``'s figures): the
-shipped agent's games are ``data/fair-games.parquet``'s classic/strict rows, whose CPU
+shipped agent's games are round nine's (``data/experiments/round-9/fair-games.parquet``,
+then ``data/fair-games.parquet``'s classic/strict rows), whose CPU
 seconds were recorded at another time (no cost check was run side by side). The last
 pairs hard/strict's agent with its own net against ``data/fair-games.parquet``'s
 hard/strict rows.
@@ -34,6 +35,8 @@ HERE = Path(__file__).resolve().parent
 TARGETS = (HERE / "targets-a.jsonl", HERE / "targets-b.jsonl")
 MODEL = HERE / "leaf-net.json"
 SHIPPED = ROOT / "data" / "fair-games.parquet"
+# classic/strict's shipped games until round twenty-three's candidate was adopted
+ROUND_9 = ROOT / "data" / "experiments" / "round-9" / "fair-games.parquet"
 ARM = (HERE / "net-a.jsonl", HERE / "net-b.jsonl")
 HARD = (HERE / "hard-net-a.jsonl", HERE / "hard-net-b.jsonl")
 HARD_TARGETS = (HERE / "hard-targets-a.jsonl", HERE / "hard-targets-b.jsonl")
@@ -94,7 +97,7 @@ def main() -> int:
     print()
     shown_by_phase(tr, classic)
     arm = load_parts(ARM)
-    shipped = load_rows(SHIPPED, "classic", "strict", None)
+    shipped = load_rows(ROUND_9, "classic", "strict", None)
     print_rows(HEADER, halves(arm, shipped, 1000))
     print()
     print_rows(HEADER.replace("| deals |", "| hard/strict |"),

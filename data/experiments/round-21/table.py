@@ -5,7 +5,8 @@
 The table pairs classic/strict's agent drawing more orders in its endgame while its
 choice is close (``experiments/pimc_sequential.py``) with the agent as shipped on the
 same deals (``experiments/fair_paired.py``'s figures): the shipped agent's games are
-``data/fair-games.parquet``'s, whose CPU seconds were recorded at another time. A last
+round nine's (``data/experiments/round-9/fair-games.parquet``, then
+``data/fair-games.parquet``'s), whose CPU seconds were recorded at another time. A last
 line gives the mean orders the arm tallied at an endgame decision of two or more actions,
 and the cost check (``cost.py``) each arm's median CPU seconds a game side by side.
 """
@@ -22,7 +23,8 @@ from fair_paired import HEADER, halves, load_parts, load_rows, print_rows  # noq
 from side_by_side import summary  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
-SHIPPED = ROOT / "data" / "fair-games.parquet"
+# classic/strict's shipped games until round twenty-three's candidate was adopted
+ROUND_9 = ROOT / "data" / "experiments" / "round-9" / "fair-games.parquet"
 # the arm ran as two processes, seeds 0-999 and 1000-1999; then on seeds 2000-2999
 # beside the race to 16 orders on 0-999 and the cost check
 ARM = (HERE / "sequential-a.jsonl", HERE / "sequential-b.jsonl")
@@ -35,7 +37,7 @@ COST = HERE / "cost.jsonl"
 
 def main() -> int:
     arm = load_parts(ARM)
-    shipped = load_rows(SHIPPED, "classic", "strict", None)
+    shipped = load_rows(ROUND_9, "classic", "strict", None)
     fresh, more = load_parts([FRESH]), load_parts(FRESH_MORE)
     rows = halves(arm, shipped, 1000)
     rows += [("fresh deals", fresh, shipped), ("more fresh deals", more, shipped),

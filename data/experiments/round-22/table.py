@@ -9,7 +9,8 @@ first 8 orders, ``race-*.jsonl``; of every order drawn, ``all32-*.jsonl``; of th
 first 16, ``scored16-*.jsonl``; of 8 orders, doubled while the tied totals are within a
 point an order, ``margin1-*.jsonl``) with the agent as shipped on the same deals
 (``experiments/fair_paired.py``'s figures): the shipped agent's games are
-``data/fair-games.parquet``'s, whose CPU seconds were recorded at another time. The
+round nine's (``data/experiments/round-9/fair-games.parquet``, then
+``data/fair-games.parquet``'s), whose CPU seconds were recorded at another time. The
 cost check (``benchmarks/compare_fair_games.py --out``) played the agent of the last
 round's revision and this round's in turn on the same deals: each side's median CPU
 seconds a game and the ratios.
@@ -27,7 +28,8 @@ sys.path.insert(0, str(ROOT / "experiments"))
 from fair_paired import HEADER, halves, load_parts, load_rows, print_rows  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
-SHIPPED = ROOT / "data" / "fair-games.parquet"
+# classic/strict's shipped games until round twenty-three's candidate was adopted
+ROUND_9 = ROOT / "data" / "experiments" / "round-9" / "fair-games.parquet"
 # each arm ran as two processes, seeds 0-999 and 1000-1999
 RACE = (HERE / "race-a.jsonl", HERE / "race-b.jsonl")
 ALL32 = (HERE / "all32-a.jsonl", HERE / "all32-b.jsonl")
@@ -57,7 +59,7 @@ def cost_lines(name: str, path: Path) -> list[str]:
 
 
 def main() -> int:
-    shipped = load_rows(SHIPPED, "classic", "strict", None)
+    shipped = load_rows(ROUND_9, "classic", "strict", None)
     rows = [("ties broken on 8 orders", load_parts(RACE), shipped),
             ("ties broken on 16 orders", load_parts(SCORED16), shipped),
             ("ties broken on every order", load_parts(ALL32), shipped)]

@@ -8,6 +8,7 @@ tie-breaking scores race too, set in classic/strict's row of the agent's table o
 branch that would adopt it) with the agent as shipped on the evaluation seeds 0-9999:
 the deals round twenty-two played, the fresh ones and all of them
 (``experiments/fair_paired.py``'s figures; the shipped agent's games are
+round nine's, ``data/experiments/round-9/fair-games.parquet``, then
 ``data/fair-games.parquet``'s). A last line checks that the candidate's games are round
 twenty-two's arm's on the deals both played: the same score in the same number of
 decisions on every deal.
@@ -33,6 +34,8 @@ from fair_paired import HEADER, halves, load_parts, load_rows, print_rows, same_
 
 HERE = Path(__file__).resolve().parent
 SHIPPED = ROOT / "data" / "fair-games.parquet"
+# classic/strict's shipped games until round twenty-three's candidate was adopted
+ROUND_9 = ROOT / "data" / "experiments" / "round-9" / "fair-games.parquet"
 CANDIDATE = HERE / "classic-strict-candidate.parquet"
 ROUND_22 = (ROOT / "data" / "experiments" / "round-22" / "margin1-a.jsonl",
             ROOT / "data" / "experiments" / "round-22" / "margin1-b.jsonl")
@@ -41,7 +44,7 @@ EQUAL_COST = HERE / "cost-equal-race.jsonl"
 
 
 def main() -> int:
-    shipped = load_rows(SHIPPED, "classic", "strict", None)
+    shipped = load_rows(ROUND_9, "classic", "strict", None)
     candidate = load_rows(CANDIDATE, "classic", "strict", None) if CANDIDATE.exists() else {}
     played = {s: r for s, r in candidate.items() if s < 2000}
     fresh = {s: r for s, r in candidate.items() if s >= 2000}

@@ -193,6 +193,12 @@ def _table() -> dict[Variant, AgentConfig]:
     table = {Variant(flee, rule): by_flee[flee] for flee in FLEE_RULES for rule in WEAPON_RULES}
     equal = Variant("classic", "equal")
     table[equal] = replace(table[equal], endgame_samples=16, win_model="classic/equal")
+    # classic/strict races its endgame (round twenty-two): where the wins of the best
+    # two actions are within one order, twice as many orders are drawn, up to 32, and
+    # their mean scores break ties of wins, raced the same way within a point an order
+    strict = Variant("classic", "strict")
+    table[strict] = replace(table[strict], endgame_cap=32, endgame_scored=32,
+                            endgame_score_margin=1.0)
     # the shown chances are calibrated where the agent's games were recorded to fit them
     for name in SHOWN:
         v = get_variant(name)

@@ -60,11 +60,14 @@ def fingerprint_lines(positions: Iterable[str], config: AgentConfig | None = Non
 
 def sample_positions(seeds: Iterable[int] = (0, 1, 2)) -> list[str]:
     """Information states from the agent's own games on ``seeds`` of every variant: per
-    game the first decision and the last of each phase (only the leaf, deepening, the
-    endgame, every card known; the last is the cheapest to search), decisions with one
-    legal action left out. The first decision's values are estimated under every
-    variant, so a change of the chances shown (which differ from the search's only
-    where a value is not exact) shows in the fingerprint everywhere."""
+    game the first decision, the first of the endgame and the last of each phase (only
+    the leaf, deepening, the endgame, every card known; the last is the cheapest to
+    search), decisions with one legal action left out. The first decision's values are
+    estimated under every variant, so a change of the chances shown (which differ from
+    the search's only where a value is not exact) shows in the fingerprint everywhere.
+    The endgame's first decision has the most cards unseen, where its race draws more
+    orders than eight and the scores that break a tie of wins are raced too: the last
+    endgame decision alone did not tell the endgame's settings apart."""
     from .agent import FairAgent
 
     out: list[str] = []
@@ -80,6 +83,8 @@ def sample_positions(seeds: Iterable[int] = (0, 1, 2)) -> list[str]:
                          else "deepen" if u <= config.deepen_at else "leaf")
                 if len(info.legal_actions()) > 1:
                     last.setdefault("first", info.to_text())
+                    if phase == "endgame":
+                        last.setdefault("endgame-first", info.to_text())
                     last[phase] = info.to_text()
                 a = agent(info)
                 s2 = sc.apply(s, a)
