@@ -390,12 +390,14 @@ def test_each_shipped_calibration_holds_on_its_held_out_games(variant: str) -> N
     assert first["rows"] >= 100 and abs(first["mean_shown"] - first["won"]) <= 0.02
 
 
-EXPLORED_CEILING = {"all": 0.6, "open": 3.0, "middle": 1.4, "end": 0.6}
+EXPLORED_CEILING = {"all": 0.8, "open": 2.3, "middle": 1.7, "end": 0.4}
 """classic/strict's calibration after a player's mistakes, as measured on the explored
 held-out games (points of expected calibration error; docs/value.md, "After a mistake"):
-ceilings at the figures, so that they cannot grow unseen. Measured on the games of the
-agent whose endgame races (0.51, 2.99, 1.39 and 0.55); the agent before it, with the
-calibration fitted on its games, measured 1.2, 4.1, 2.5 and 0.4 on its own."""
+ceilings at the figures, so that they cannot grow unseen. Measured on 2,292 games of the
+agent whose endgame races (seeds 0-2999), with the calibration fitted on its own and its
+own explored training games (0.76, 2.23, 1.64 and 0.36); on the first 1,127 of them the
+calibration before it measured 0.51, 2.99, 1.39 and 0.55, and the same refit 1.38, 3.88,
+2.40 and 0.71: a thousand games tell these figures to about a point."""
 
 
 def test_the_classic_calibration_holds_after_a_players_mistakes() -> None:
