@@ -30,12 +30,14 @@ CALIBRATIONS = {
 }
 
 
-def main() -> None:
-    print("| held-out games | calibration | games | every decision | >30 unseen | 13-30 "
+def print_table(calibrations: dict[str, Path], column: str = "calibration") -> None:
+    """The table: one row per held-out file and calibration (``column`` heads the
+    calibrations' names); round twenty-four's script prints its three with it."""
+    print(f"| held-out games | {column} | games | every decision | >30 unseen | 13-30 "
           "| 12 or fewer | first decision: shown / won |")
     print("|---|---|---:|---:|---:|---:|---:|---|")
     for what, path in HELD_OUT.items():
-        for name, shown in CALIBRATIONS.items():
+        for name, shown in calibrations.items():
             report = calibration_report(path, bins=10, shown=shown)
             lines = report["calibrated"]["lines"]
             first = lines["first"]
@@ -43,6 +45,9 @@ def main() -> None:
                   + " | ".join(f"{lines[p]['ece']:.2f}" for p in ("all", "open", "middle", "end"))
                   + f" | {100 * first['mean_shown']:.1f}% / {100 * first['won']:.1f}% |")
 
+
+def main() -> None:
+    print_table(CALIBRATIONS)
 
 if __name__ == "__main__":
     main()

@@ -19,15 +19,14 @@ chance shown at the first decision against the share of games won.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
-
-from scoundrel_solver.fair.value.calibration import calibration_report
 
 ROOT = Path(__file__).resolve().parents[3]
 ROUND_23 = ROOT / "data" / "experiments" / "round-23"
-HELD_OUT = {"the agent's own games": ROOT / "data" / "value-decisions-eval.parquet",
-            "games opened with random moves":
-                ROOT / "data" / "value-decisions-explored-eval.parquet"}
+sys.path.insert(0, str(ROUND_23))
+from calibration import print_table  # noqa: E402  (round twenty-three's table, same held-out files)
+
 CALIBRATIONS = {
     "round nine's agent's games": ROUND_23 / "shown-classic-strict-before.json",
     "its own games, the earlier agent's explored": ROUND_23 / "shown-classic-strict-adopted.json",
@@ -37,17 +36,7 @@ CALIBRATIONS = {
 
 
 def main() -> None:
-    print("| held-out games | calibration fitted on | games | every decision | >30 unseen "
-          "| 13-30 | 12 or fewer | first decision: shown / won |")
-    print("|---|---|---:|---:|---:|---:|---:|---|")
-    for what, path in HELD_OUT.items():
-        for name, shown in CALIBRATIONS.items():
-            report = calibration_report(path, bins=10, shown=shown)
-            lines = report["calibrated"]["lines"]
-            first = lines["first"]
-            print(f"| {what} | {name} | {report['games']:,} | "
-                  + " | ".join(f"{lines[p]['ece']:.2f}" for p in ("all", "open", "middle", "end"))
-                  + f" | {100 * first['mean_shown']:.1f}% / {100 * first['won']:.1f}% |")
+    print_table(CALIBRATIONS, "calibration fitted on")
 
 
 if __name__ == "__main__":
