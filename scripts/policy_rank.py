@@ -46,6 +46,7 @@ from scoundrel_solver.fair.value.policy_rank import (
     rank_set,
     rank_set_of_play,
     rank_sets_joined,
+    with_order,
 )
 from scoundrel_solver.provenance import script_provenance
 from scoundrel_solver.runs.summary import Z95, wilson
@@ -66,27 +67,30 @@ def games_of(path: Path) -> list[list[dict[str, Any]]]:
     return [sorted(g, key=lambda r: int(r["decision"])) for _, g in sorted(by.items())]
 
 
-def the_set(base: Path, deals: int, exact: int, cache: Path) -> tuple[RankSet, dict[str, Any]]:
-    """The ranking set of ``base`` (built once, then read from ``cache``) and what it is."""
-    path = cache / f"rank-set-d{deals}-e{exact}.npz"
+def the_set(base: Path, deals: int, exact: int, cache: Path, order: bool = False
+            ) -> tuple[RankSet, dict[str, Any]]:
+    """The ranking set of ``base`` (built once, then read from ``cache``) and what it is;
+    ``order``: its rows see the known bottom's order."""
+    path = cache / f"rank-set-d{deals}-e{exact}{'-order' if order else ''}.npz"
     if path.exists():
         rs = RankSet.load(path)
     else:
         t = time.process_time()
-        rs = rank_set(games_of(base), deals, exact)
+        rs = rank_set(games_of(base), deals, exact, order=order)
         cache.mkdir(parents=True, exist_ok=True)
         rs.save(path)
         log(f"ranking set: {rs.decisions:,} decisions, {len(rs.ends):,} actions, "
             f"{len(rs.weight):,} rows in {time.process_time() - t:.0f} CPU s")
     seeds = np.unique(rs.game)
     return rs, {"base": shown(base), "games": len(seeds),
-                "seeds": f"{seeds[0]}-{seeds[-1]}", "deals": deals, "exact": exact}
+                "seeds": f"{seeds[0]}-{seeds[-1]}", "deals": deals, "exact": exact,
+                "order": order}
 
 
 CHUNK = 25  # games a file of a play set: a stopped labelling loses at most these
 
 
-def play_set(spec: str, out: Path, deals: int, exact: int, cache: Path
+def play_set(spec: str, out: Path, deals: int, exact: int, cache: Path, order: bool = False
              ) -> tuple[RankSet, dict[str, Any]]:
     """The ranking set of ``spec`` (``ARM:FIRST:GAMES``): the policy of the arm's model
     (``shipped``: the package's) played on ``GAMES`` training deals from seed ``FIRST``,
@@ -101,11 +105,12 @@ def play_set(spec: str, out: Path, deals: int, exact: int, cache: Path
     parts = []
     for start in range(seeds.start, seeds.stop, CHUNK):
         chunk = range(start, min(start + CHUNK, seeds.stop))
-        path = cache / f"play-{arm}-{chunk.start}-{len(chunk)}-d{deals}-e{exact}.npz"
+        path = cache / (f"play-{arm}-{chunk.start}-{len(chunk)}-d{deals}-e{exact}"
+                        f"{'-order' if order else ''}.npz")
         if not path.exists():
             t = time.process_time()
             rs = rank_set_of_play(lambda info: policy.choose(info)[0], chunk, "classic",
-                                  deals=deals, exact=exact)
+                                  deals=deals, exact=exact, order=order)
             cache.mkdir(parents=True, exist_ok=True)
             rs.save(path)
             log(f"play {arm} {chunk.start}-{chunk.stop - 1}: {rs.decisions:,} decisions "
@@ -218,11 +223,12 @@ def docs(out: Path, cache: Path) -> None:
     """Rewrite docs/value.md's blocks from the figures files, the reference rows and the
     held-out regret by phase (on the ranking set of 16 deals drawn, up to 32 enumerated)."""
     text = PAGE.read_text()
-    rs = the_set(BASE, 16, 32, cache)[0]
     parts = []
     for what, path in PHASES_OF:
+        model = load_model(path)
+        rs = the_set(BASE, 16, 32, cache, model.order)[0]
         parts += [f"{what} (`python scripts/policy_rank.py --out {shown(out)} --deals 16 "
-                  f"--exact 32 --phases {shown(path)}`):", "", phases(rs, load_model(path)), ""]
+                  f"--exact 32 --phases {shown(path)}`):", "", phases(rs, model), ""]
     text = rewrite(text, "policy-phases", "\n".join(parts).rstrip())
     where = shown(out)
     for name, file in (("policy-rank", "figures.jsonl"),
@@ -298,6 +304,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--play", action="append", default=[], metavar="ARM:FIRST:GAMES",
                    help="also fit on the decisions of the arm's policy on GAMES training "
                         "deals from seed FIRST, labelled by the fair agent's search")
+    p.add_argument("--extra", type=Path, nargs="+", default=[], metavar="SET",
+                   help="also fit on these ranking sets (.npz files of RankSet.save, built "
+                        "by a round's own script)")
+    p.add_argument("--order", action="store_true",
+                   help="a value that also sees the known bottom's order (FEATURES_ORDER); "
+                        "a start model without it is widened, playing as before")
     p.add_argument("--start", default="shipped",
                    help="start from: shipped (the package's model), scratch, or a model file")
     p.add_argument("--hidden", default="64", help="hidden widths from scratch, comma-separated")
@@ -328,8 +340,9 @@ def main(argv: list[str] | None = None) -> int:
         docs(out, args.cache)
         return 0
     if args.phases:
-        print(phases(the_set(args.base, args.deals, args.exact, args.cache)[0],
-                     load_model(args.phases)))
+        model = load_model(args.phases)
+        print(phases(the_set(args.base, args.deals, args.exact, args.cache, model.order)[0],
+                     model))
         return 0
     if args.table:
         print(table(figures))
@@ -365,15 +378,22 @@ def main(argv: list[str] | None = None) -> int:
     if path.exists():
         model = load_model(path)
     else:
-        rs, what = the_set(args.base, args.deals, args.exact, args.cache)
+        rs, what = the_set(args.base, args.deals, args.exact, args.cache, args.order)
         if args.play:
-            plays = [play_set(spec, out, args.deals, args.exact, args.cache)
+            plays = [play_set(spec, out, args.deals, args.exact, args.cache, args.order)
                      for spec in args.play]
             rs = rank_sets_joined([rs, *(q for q, _ in plays)])
             what["play"] = [w for _, w in plays]
+        if args.extra:
+            extra = [RankSet.load(path) for path in args.extra]
+            rs = rank_sets_joined([rs, *extra])
+            what["extra"] = {"sets": len(extra), "decisions": sum(e.decisions for e in extra),
+                             "first": shown(args.extra[0])}
         t = time.process_time()
-        first = {"shipped": shipped, "scratch": None}.get(args.start) \
-            or load_model(args.start)
+        first = (shipped if args.start == "shipped" else None if args.start == "scratch"
+                 else load_model(args.start))
+        if first is not None and args.order:
+            first = with_order(first, rs)
         model = fit_rank(rs, first,
                          temperature=args.temperature, abs_weight=args.abs_weight,
                          l2=args.l2, epochs=args.epochs, batch_decisions=args.batch,
@@ -391,9 +411,11 @@ def main(argv: list[str] | None = None) -> int:
     kept = model.fit["history"][model.fit["kept_epoch"]]
     record(args.arm, model, {k: model.fit[k] for k in (
         "temperature", "abs_weight", "l2", "epochs", "kept_epoch", "learning_rate",
-        "batch_decisions", "deals", "exact", "start")} | {"regret": kept["regret"],
+        "batch_decisions", "deals", "exact", "start")} | {"order": model.order,
+                                                          "regret": kept["regret"],
                                                           "agreement": kept["agreement"],
-                                                          "play": model.fit.get("play", [])})
+                                                          "play": model.fit.get("play", []),
+                                                          "extra": model.fit.get("extra")})
     return 0
 
 

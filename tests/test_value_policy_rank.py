@@ -36,6 +36,7 @@ from scoundrel_solver.fair.value.policy_rank import (  # noqa: E402
     rank_set,
     rank_set_of_play,
     rank_sets_joined,
+    with_order,
 )
 
 F = len(FEATURES)
@@ -158,6 +159,36 @@ def test_set_of_games_joins_saves_and_refuses(tmp_path: Path) -> None:
         rank_set_of_play(lambda info: info.legal_actions()[0], [1_900_000], "classic")
     with pytest.raises(SolverError, match="deals"):
         rank_set(games[:1], deals=0)
+
+
+def test_a_model_widened_to_the_order_plays_as_before() -> None:
+    """A set with the bottom's order holds the rows without it, then the order block; the
+    shipped value widened to read it gives the same values on those rows and plays the
+    same decisions; a fit refuses a start of the other features, a join sets of both."""
+    games = _games(2)
+    plain, ordered = rank_set(games, 16, 32), rank_set(games, 16, 32, order=True)
+    assert ordered.order and not plain.order
+    assert np.array_equal(ordered.x[:, :F], plain.x)
+    shipped = ValuePolicy().model
+    wide = with_order(shipped, ordered)
+    assert wide.order and with_order(wide, ordered) is wide
+    x = ordered.x.astype(np.float64)
+    assert np.allclose(wide.win(x), shipped.win(plain.x.astype(np.float64)), atol=1e-9)
+    assert np.allclose(wide.score(x), shipped.score(plain.x.astype(np.float64)), atol=1e-6)
+    for seed in (1_000_000, 1_000_001):
+        assert play_with_line(ValuePolicy(wide), seed) == play_with_line(ValuePolicy(), seed)
+    with pytest.raises(SolverError, match="different features"):
+        fit_rank(ordered, shipped, epochs=1)
+    with pytest.raises(SolverError, match="different features"):
+        rank_sets_joined([plain, ordered])
+    with pytest.raises(SolverError, match="bottom's order"):
+        with_order(shipped, plain)
+
+
+def play_with_line(policy: ValuePolicy, seed: int) -> str:
+    from scoundrel_solver.fair.api import play_with
+
+    return play_with(policy, seed).line
 
 
 def test_tiny_refit_lowers_the_ranking_loss() -> None:

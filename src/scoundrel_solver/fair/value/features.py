@@ -25,9 +25,12 @@ from scoundrel_core.info import InfoState
 from scoundrel_core.variants import FLEE_RULES
 
 __all__ = [
+    "BOTTOM_ORDER",
     "CARD_KINDS",
     "FEATURES",
+    "FEATURES_ORDER",
     "NKINDS",
+    "ORDER_FEATURES",
     "STATE_COLUMNS",
     "UNSEEN_COLUMNS",
     "counts",
@@ -75,6 +78,19 @@ strongest monster the weapon may still fight; the ``pool_*`` sums run over every
 card not yet resolved (room, unseen, bottom)."""
 
 
+BOTTOM_ORDER: Final = 16
+"""How many cards of the known bottom :data:`ORDER_FEATURES` describe one by one."""
+ORDER_FEATURES: Final[tuple[str, ...]] = tuple(
+    f"bottom{i}_{kind}" for i in range(1, BOTTOM_ORDER + 1) for kind in ("m", "w", "p"))
+"""The known bottom in its order: for each of its first :data:`BOTTOM_ORDER` cards (1 is
+the first to be dealt once the unseen cards run out), its value in the column of its kind
+(monster, weapon, potion) and 0 in the other two; all three 0 past the bottom's end."""
+FEATURES_ORDER: Final[tuple[str, ...]] = (*FEATURES, *ORDER_FEATURES)
+"""The inputs of a value that sees the bottom's order: :data:`FEATURES`, then
+:data:`ORDER_FEATURES`. Most of a classic game's last rooms are dealt from a bottom the
+player knows card by card (the rooms fled), which the counts by kind do not tell apart."""
+
+
 def counts(cards: Iterable[Card]) -> list[int]:
     """How many of ``cards`` there are of each kind and value (``CARD_KINDS`` order)."""
     out = [0] * NKINDS
@@ -108,8 +124,19 @@ def state_row(info: InfoState) -> dict[str, Any]:
     return row
 
 
+def order_block(bottom: Sequence[Card]) -> list[int]:
+    """:data:`ORDER_FEATURES` of a known bottom (first to be dealt first)."""
+    out = [0] * len(ORDER_FEATURES)
+    slot = {Kind.MONSTER: 0, Kind.WEAPON: 1, Kind.POTION: 2}
+    for i, c in enumerate(bottom[:BOTTOM_ORDER]):
+        t = card_type(c)
+        out[3 * i + slot[Kind(int(TYPE_KIND[t]))]] = int(TYPE_VALUE[t])
+    return out
+
+
 def _features(variant_flee: int, equal: int, reach: int, row: Mapping[str, Any],
-              room: Sequence[Card], bottom: Sequence[Card], unseen: Sequence[int]) -> np.ndarray:
+              room: Sequence[Card], bottom: Sequence[Card], unseen: Sequence[int],
+              order: bool = False) -> np.ndarray:
     room_n = counts(room)
     bottom_n = counts(bottom)
     pool = [a + b + c for a, b, c in zip(room_n, unseen, bottom_n, strict=True)]
@@ -127,23 +154,24 @@ def _features(variant_flee: int, equal: int, reach: int, row: Mapping[str, Any],
         sum(unseen), len(bottom), variant_flee, equal,
         pool_sum(Kind.MONSTER), pool_sum(Kind.WEAPON), pool_sum(Kind.POTION), top,
     ]
-    return np.array([*scalars, *room_n, *unseen, *bottom_n], np.float64)
+    extra = order_block(bottom) if order else []
+    return np.array([*scalars, *room_n, *unseen, *bottom_n, *extra], np.float64)
 
 
-def features_of(info: InfoState) -> np.ndarray:
-    """The model's inputs (``FEATURES``) at ``info``."""
+def features_of(info: InfoState, order: bool = False) -> np.ndarray:
+    """The model's inputs at ``info``: ``FEATURES``, or ``FEATURES_ORDER`` with ``order``."""
     row = state_row(info)
     return _features(info.variant.flee_code, info.variant.wear_code, info.weapon_reach, row,
-                     info.room, info.bottom, counts(info.unseen))
+                     info.room, info.bottom, counts(info.unseen), order)
 
 
-def features_of_row(row: Mapping[str, Any], variant: str) -> np.ndarray:
+def features_of_row(row: Mapping[str, Any], variant: str, order: bool = False) -> np.ndarray:
     """The model's inputs from a data row's columns (the same numbers as :func:`features_of`
-    of the position the row was taken at)."""
+    of the position the row was taken at; the ``bottom`` column keeps the bottom's order)."""
     from scoundrel_core import get_variant
 
     v = get_variant(variant)
     reach = v.weapon_reach(int(row["weapon"]), int(row["last_kill"]) or None)
     return _features(FLEE_RULES.index(v.name), v.wear_code, reach, row,
                      [parse_card(t) for t in row["room"]], [parse_card(t) for t in row["bottom"]],
-                     [int(row[c]) for c in UNSEEN_COLUMNS])
+                     [int(row[c]) for c in UNSEEN_COLUMNS], order)

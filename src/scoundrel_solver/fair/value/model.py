@@ -26,7 +26,7 @@ from typing import Any, Final
 import numpy as np
 
 from ...errors import SolverError
-from .features import FEATURES
+from .features import FEATURES, FEATURES_ORDER
 from .files import read_json
 
 __all__ = ["FORMAT", "MAX_LAYER", "MAX_LAYERS", "Net", "ValueModel", "load_model"]
@@ -105,7 +105,9 @@ class Net:
 
 
 class ValueModel:
-    """A learned value: ``win(x)`` and ``score(x)`` for rows of :data:`FEATURES`.
+    """A learned value: ``win(x)`` and ``score(x)`` for rows of its :attr:`features`,
+    :data:`FEATURES` or, for a value that sees the known bottom's order (``order``),
+    :data:`FEATURES_ORDER`.
 
     ``fast`` picks the numba kernel (default) or the numpy twin; both give the same
     numbers to rounding. Rows are checked: the right width, finite numbers.
@@ -113,11 +115,14 @@ class ValueModel:
 
     def __init__(self, mean: np.ndarray, scale: np.ndarray, win_net: Net, score_net: Net,
                  score_mean: float, score_scale: float,
-                 fit: Mapping[str, Any] | None = None) -> None:
+                 fit: Mapping[str, Any] | None = None, order: bool = False) -> None:
+        self.order = bool(order)
+        self.features = FEATURES_ORDER if self.order else FEATURES
         self.mean = np.ascontiguousarray(mean, np.float64)
         self.scale = np.ascontiguousarray(scale, np.float64)
-        if self.mean.shape != (len(FEATURES),) or self.scale.shape != (len(FEATURES),):
-            raise SolverError(f"a value model standardises {len(FEATURES)} features")
+        n = len(self.features)
+        if self.mean.shape != (n,) or self.scale.shape != (n,):
+            raise SolverError(f"a value model standardises {n} features")
         if not (np.isfinite(self.mean).all() and np.isfinite(self.scale).all()
                 and (self.scale > 0).all()):
             raise SolverError("a value model's mean and scale must be finite, scale above 0")
@@ -138,8 +143,8 @@ class ValueModel:
         a = np.asarray(x, dtype=np.float64)
         if a.ndim == 1:
             a = a[None, :]
-        if a.ndim != 2 or a.shape[1] != len(FEATURES):
-            raise SolverError(f"positions must be rows of {len(FEATURES)} features, "
+        if a.ndim != 2 or a.shape[1] != len(self.features):
+            raise SolverError(f"positions must be rows of {len(self.features)} features, "
                               f"got shape {a.shape}")
         if a.shape[0] > _MAX_ROWS:
             raise SolverError(f"{a.shape[0]:,} positions at once; at most {_MAX_ROWS:,}")
@@ -171,7 +176,7 @@ class ValueModel:
 
     def to_json(self) -> dict[str, Any]:
         """The model file's content (``format`` :data:`FORMAT`)."""
-        return {"format": FORMAT, "features": list(FEATURES), "mean": self.mean.tolist(),
+        return {"format": FORMAT, "features": list(self.features), "mean": self.mean.tolist(),
                 "scale": self.scale.tolist(), "activation": "relu",
                 "win": {"output": "logistic", "layers": self.win_net.to_json()},
                 "score": {"output": "identity", "mean": self.score_mean,
@@ -187,16 +192,18 @@ class ValueModel:
         """The model of a model file's content, checked whole (errors name ``what``)."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise SolverError(f"{what} is not a {FORMAT} file")
-        if data.get("features") != list(FEATURES):
+        names = data.get("features")
+        if names not in (list(FEATURES), list(FEATURES_ORDER)):
             raise SolverError(f"{what} was fitted on other features than these "
-                              f"{len(FEATURES)}")
+                              f"{len(FEATURES)} (or {len(FEATURES_ORDER)} with the bottom's "
+                              "order)")
         try:
-            n = len(FEATURES)
+            n = len(names)
             win = Net.from_json(data["win"]["layers"], n, f"{what}, win")
             score = Net.from_json(data["score"]["layers"], n, f"{what}, score")
             return cls(np.array(data["mean"], np.float64), np.array(data["scale"], np.float64),
                        win, score, float(data["score"]["mean"]), float(data["score"]["scale"]),
-                       data.get("fit"))
+                       data.get("fit"), order=n == len(FEATURES_ORDER))
         except (KeyError, TypeError, ValueError) as err:
             if isinstance(err, SolverError):
                 raise

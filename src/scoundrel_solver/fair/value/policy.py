@@ -199,13 +199,15 @@ def _draw_counts(node: ChanceNode, counts: np.ndarray) -> InfoState:
     return cur
 
 
-def dealt_rows(node: ChanceNode, counts: np.ndarray) -> np.ndarray:
+def dealt_rows(node: ChanceNode, counts: np.ndarray, order: bool = False) -> np.ndarray:
     """Feature rows of the decision states after each deal of ``counts`` (deals x kinds) at
     ``node``: one state built card by card, the others as its row with the room's and the
     unseen counts moved by the difference (the fast path; :func:`dealt_rows_slow` is its
     twin). Every other feature is the same for every deal of the node: the room's size,
-    the unseen cards, the pool (room, unseen and bottom together), flee and flags."""
-    first = features_of(_draw_counts(node, counts[0]))
+    the unseen cards, the pool (room, unseen and bottom together), flee and flags, and
+    (``order``: :data:`.features.FEATURES_ORDER`) the bottom, which a deal reaches only once
+    every unseen card is dealt, the same in every deal."""
+    first = features_of(_draw_counts(node, counts[0]), order)
     diff = (counts - counts[0]).astype(np.float64)
     rows = np.repeat(first[None, :], counts.shape[0], axis=0)
     rows[:, _ROOM:_ROOM + NKINDS] += diff
@@ -213,9 +215,9 @@ def dealt_rows(node: ChanceNode, counts: np.ndarray) -> np.ndarray:
     return rows
 
 
-def dealt_rows_slow(node: ChanceNode, counts: np.ndarray) -> np.ndarray:
+def dealt_rows_slow(node: ChanceNode, counts: np.ndarray, order: bool = False) -> np.ndarray:
     """:func:`dealt_rows` by building every dealt state (the slow twin)."""
-    return np.array([features_of(_draw_counts(node, c)) for c in counts], np.float64)
+    return np.array([features_of(_draw_counts(node, c), order) for c in counts], np.float64)
 
 
 # -- the policy ---------------------------------------------------------------------------
@@ -285,11 +287,12 @@ class ValuePolicy:
                               np.zeros(0)))
                 continue
             if isinstance(after, InfoState):
-                rows, weights = features_of(after)[None, :], np.ones(1)
+                rows, weights = features_of(after, self.model.order)[None, :], np.ones(1)
             else:
                 cards = min(after.to_draw, len(after.base.unseen))
                 counts, weights = deals.counts(cards)
-                rows = (dealt_rows if fast else dealt_rows_slow)(after, counts)
+                rows = (dealt_rows if fast else dealt_rows_slow)(after, counts,
+                                                                 self.model.order)
             plans.append((a, None, n_rows, weights))
             blocks.append(rows)
             n_rows += rows.shape[0]

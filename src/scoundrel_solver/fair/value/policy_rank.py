@@ -42,7 +42,7 @@ import functools
 import itertools
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Final
@@ -54,14 +54,14 @@ from scoundrel_core.info import InfoState, observe
 
 from ...errors import SolverError
 from ..config import agent_config
-from .features import FEATURES, features_of, features_of_row
+from .features import FEATURES, FEATURES_ORDER, features_of, features_of_row
 from .model import Net, ValueModel
 from .policy import MAX_SAMPLES, Deals, dealt_rows
 
 __all__ = [
     "MAX_ACTIONS", "MAX_DECISIONS", "MAX_EPOCHS", "MAX_ROWS", "MEASURED_SEEDS", "RankSet",
     "decision_rows", "fit_rank", "rank_loss", "rank_loss_slow", "rank_set", "rank_set_of_play",
-    "rank_sets_joined",
+    "rank_set_of_positions", "rank_sets_joined", "with_order",
 ]
 
 MAX_ACTIONS: Final = 16
@@ -77,6 +77,7 @@ MEASURED_SEEDS: Final = range(1_900_000, 1_910_000)
 confirmations): never fitted on, as the evaluation seeds."""
 _MAX_EXACT: Final = 256  # the policy's own bound on enumerated deals
 _F: Final = len(FEATURES)
+_WIDTHS: Final = (len(FEATURES), len(FEATURES_ORDER))  # rows of either feature set
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,8 @@ class RankSet:
     weighted by ``weight`` (summing to 1 over an action's rows). ``ends`` marks the
     actions that end the game, worth ``end_win`` (0 or 1) and ``end_score``;
     ``teacher_win`` and ``teacher_score`` are the search's values of every action;
-    ``game`` the seed of each decision's game and ``bonus`` the win bonus."""
+    ``game`` the seed of each decision's game and ``bonus`` the win bonus. The rows are
+    :data:`.features.FEATURES`, or :data:`.features.FEATURES_ORDER` (:attr:`order`)."""
 
     x: np.ndarray  # rows x features, float32
     weight: np.ndarray  # rows, float32
@@ -105,6 +107,11 @@ class RankSet:
     @property
     def decisions(self) -> int:
         return len(self.game)
+
+    @property
+    def order(self) -> bool:
+        """Whether the rows see the known bottom's order."""
+        return bool(self.x.shape[1] == len(FEATURES_ORDER))
 
     def save(self, path: str | Path) -> None:
         """Write the set as one ``.npz`` file."""
@@ -126,7 +133,8 @@ def _check_set(rs: RankSet) -> None:
     if not 1 <= d <= MAX_DECISIONS or r > MAX_ROWS:
         raise SolverError(f"{d:,} decisions and {r:,} rows: 1..{MAX_DECISIONS:,} decisions "
                           f"and at most {MAX_ROWS:,} rows")
-    if (rs.x.shape != (r, _F) or rs.action_rows.shape != (a + 1,)
+    if (rs.x.ndim != 2 or rs.x.shape[0] != r or rs.x.shape[1] not in _WIDTHS
+            or rs.action_rows.shape != (a + 1,)
             or rs.decision_actions.shape != (d + 1,)
             or any(len(v) != a for v in (rs.end_win, rs.end_score, rs.teacher_win,
                                          rs.teacher_score))
@@ -142,11 +150,14 @@ def _check_set(rs: RankSet) -> None:
         raise SolverError("teacher win chances must lie in 0..1, scores and features be finite")
 
 
-def decision_rows(info: InfoState, actions: Sequence[sc.Action], deals: int, exact: int
+def decision_rows(info: InfoState, actions: Sequence[sc.Action], deals: int, exact: int,
+                  order: bool = False
                   ) -> list[tuple[tuple[float, float] | None, np.ndarray, np.ndarray]]:
     """For each of ``actions`` at ``info``, as :meth:`.policy.ValuePolicy.evaluate` builds
     them: the true outcome (won 0 or 1, score) of an action that ends the game, else
-    ``None``; the feature rows after it and their weights (none for the game's end)."""
+    ``None``; the feature rows after it (``order``: with the bottom's order) and their
+    weights (none for the game's end)."""
+    width = len(FEATURES_ORDER if order else FEATURES)
     if not 1 <= deals <= MAX_SAMPLES or not 1 <= exact <= _MAX_EXACT:
         raise SolverError(f"deals {deals} and exact {exact}: 1..{MAX_SAMPLES} deals drawn, "
                           f"1..{_MAX_EXACT} enumerated")
@@ -157,12 +168,12 @@ def decision_rows(info: InfoState, actions: Sequence[sc.Action], deals: int, exa
         if isinstance(after, InfoState) and after.is_over:
             assert after.score is not None
             out.append(((float(after.health > 0), float(after.score)),
-                        np.zeros((0, _F)), np.zeros(0)))
+                        np.zeros((0, width)), np.zeros(0)))
         elif isinstance(after, InfoState):
-            out.append((None, features_of(after)[None, :], np.ones(1)))
+            out.append((None, features_of(after, order)[None, :], np.ones(1)))
         else:
             counts, weights = shared.counts(min(after.to_draw, len(after.base.unseen)))
-            out.append((None, dealt_rows(after, counts), weights))
+            out.append((None, dealt_rows(after, counts, order), weights))
     return out
 
 
@@ -180,8 +191,8 @@ def _check_fitted_seeds(seeds: Sequence[int]) -> None:
 class _Builder:
     """A ranking set decision by decision."""
 
-    def __init__(self, variant: str, deals: int, exact: int) -> None:
-        self.variant, self.deals, self.exact = variant, deals, exact
+    def __init__(self, variant: str, deals: int, exact: int, order: bool = False) -> None:
+        self.variant, self.deals, self.exact, self.order = variant, deals, exact, order
         self.xs: list[np.ndarray] = []
         self.weights: list[np.ndarray] = []
         self.n_rows = [0]
@@ -200,7 +211,7 @@ class _Builder:
             raise SolverError(f"seed {seed}: a decision of {len(actions)} actions, not "
                               f"1..{MAX_ACTIONS}")
         for (outcome, rows, w), win, score in zip(
-                decision_rows(info, actions, self.deals, self.exact), wins, scores,
+                decision_rows(info, actions, self.deals, self.exact, self.order), wins, scores,
                 strict=True):
             self.ends.append(outcome is not None)
             self.end_win.append(outcome[0] if outcome else 0.0)
@@ -216,7 +227,8 @@ class _Builder:
     def done(self) -> RankSet:
         if not self.game:
             raise SolverError("the build was stopped before its first game")
-        rs = RankSet(np.concatenate(self.xs).reshape(-1, _F), np.concatenate(self.weights),
+        width = len(FEATURES_ORDER if self.order else FEATURES)
+        rs = RankSet(np.concatenate(self.xs).reshape(-1, width), np.concatenate(self.weights),
                      np.array(self.n_rows, np.int64), np.array(self.n_actions, np.int64),
                      np.array(self.ends, bool), np.array(self.end_win, np.float32),
                      np.array(self.end_score, np.float32), np.array(self.t_win, np.float32),
@@ -227,11 +239,12 @@ class _Builder:
 
 
 def rank_set(games: Sequence[Sequence[dict[str, Any]]], deals: int = 8, exact: int = 16,
-             stop: Callable[[], bool] = lambda: False) -> RankSet:
+             stop: Callable[[], bool] = lambda: False, order: bool = False) -> RankSet:
     """The ranking set of the fair agent's games (each its rows of a decisions file, in
     order of ``decision``): every game replayed from its seed, each decision checked
     against its row. Games of the evaluation seeds are refused. ``stop`` is asked between
-    games (a stopped build returns the games done)."""
+    games (a stopped build returns the games done). ``order``: rows with the bottom's
+    order (:data:`.features.FEATURES_ORDER`)."""
     if not games:
         raise SolverError("no games to build a ranking set of")
     _check_fitted_seeds([int(g[0]["seed"]) for g in games])
@@ -239,7 +252,7 @@ def rank_set(games: Sequence[Sequence[dict[str, Any]]], deals: int = 8, exact: i
     if len(variants) != 1:
         raise SolverError(f"games of {len(variants)} variants: one a set")
     variant = variants.pop()
-    out = _Builder(variant, deals, exact)
+    out = _Builder(variant, deals, exact, order)
     for g in games:
         if stop():
             break
@@ -260,28 +273,45 @@ def rank_set(games: Sequence[Sequence[dict[str, Any]]], deals: int = 8, exact: i
 
 def rank_set_of_play(choose: Callable[[InfoState], sc.Action], seeds: Sequence[int],
                      variant: str, agent: Any = None, deals: int = 8, exact: int = 16,
-                     stop: Callable[[], bool] = lambda: False) -> RankSet:
+                     stop: Callable[[], bool] = lambda: False, order: bool = False
+                     ) -> RankSet:
     """The ranking set of the games ``choose`` plays on ``seeds``, every decision labelled
     by the fair agent's search (``agent``, a :class:`~..agent.FairAgent`; default the
     shipped one): the search's values of every legal action (dataset aggregation: the
     positions the policy reaches, which the fair agent's games miss). Evaluation seeds
     are refused; ``stop`` is asked between games."""
-    from ..agent import FairAgent
     from .policy_fit import MAX_GAMES, policy_positions
 
     if not 1 <= len(seeds) <= MAX_GAMES:
         raise SolverError(f"{len(seeds):,} games: 1..{MAX_GAMES:,} a call")
     _check_fitted_seeds(seeds)
+    positions = ((seed, info) for seed in seeds for info in policy_positions(choose, seed, variant))
+    return rank_set_of_positions(positions, variant, agent, deals, exact, stop, order)
+
+
+def rank_set_of_positions(positions: Iterable[tuple[int, InfoState]], variant: str,
+                          agent: Any = None, deals: int = 8, exact: int = 16,
+                          stop: Callable[[], bool] = lambda: False, order: bool = False
+                          ) -> RankSet:
+    """The ranking set of the decision states of ``positions``, each with the seed of the
+    game it comes from (the held-out split goes by it), labelled by the fair agent's
+    search (``agent``; default the shipped one) as :func:`rank_set_of_play` labels them.
+    Evaluation and measured seeds are refused; ``stop`` is asked between positions (a
+    stopped build returns the positions done)."""
+    from ..agent import FairAgent
+
     teacher = agent or FairAgent()
-    out = _Builder(variant, deals, exact)
-    for seed in seeds:
+    out = _Builder(variant, deals, exact, order)
+    for seed, info in positions:
+        _check_fitted_seeds([seed])
         if stop():
             break
-        for info in policy_positions(choose, seed, variant):
-            values = teacher.search_values(info)
-            out.add(seed, info, [v.action for v in values],
-                    [v.searched_win_chance for v in values],
-                    [v.searched_expected_score for v in values])
+        if str(info.variant) != str(sc.get_variant(variant)):
+            raise SolverError(f"seed {seed}: a position of {info.variant}, not {variant}")
+        values = teacher.search_values(info)
+        out.add(seed, info, [v.action for v in values],
+                [v.searched_win_chance for v in values],
+                [v.searched_expected_score for v in values])
     return out.done()
 
 
@@ -291,6 +321,8 @@ def rank_sets_joined(sets: Sequence[RankSet]) -> RankSet:
         raise SolverError("no ranking sets to join")
     if len({s.bonus for s in sets}) != 1:
         raise SolverError("ranking sets of different win bonuses")
+    if len({s.order for s in sets}) != 1:
+        raise SolverError("ranking sets of different features (with and without the order)")
     rows = np.cumsum([0] + [len(s.weight) for s in sets])
     acts = np.cumsum([0] + [len(s.ends) for s in sets])
     joined: dict[str, Any] = {
@@ -394,7 +426,7 @@ def _model_of(params: Any, start: ValueModel, fit: dict[str, Any]) -> ValueModel
     nets = {k: Net(tuple((np.asarray(w, np.float64), np.asarray(b, np.float64))
                          for w, b in params[k])) for k in ("win", "score")}
     return ValueModel(start.mean, start.scale, nets["win"], nets["score"], start.score_mean,
-                      start.score_scale, fit)
+                      start.score_scale, fit, order=start.order)
 
 
 @dataclass(frozen=True)
@@ -434,7 +466,7 @@ def _batch(rs: RankSet, ds: np.ndarray, size: int, mean: np.ndarray, scale: np.n
     rows = _ranges(r0, r1)
     n = len(rows)
     padded = max(row_bucket, -(-n // row_bucket) * row_bucket)
-    z = np.zeros((padded, _F), np.float32)
+    z = np.zeros((padded, rs.x.shape[1]), np.float32)
     z[:n] = (rs.x[rows] - mean) / scale
     weight = np.zeros(padded, np.float32)
     weight[:n] = rs.weight[rows]
@@ -549,12 +581,35 @@ def _scratch(rs: RankSet, hidden: Sequence[int], score_hidden: Sequence[int], se
     rng = np.random.default_rng(seed)
 
     def net(hidden: Sequence[int]) -> Net:
-        widths = [_F, *hidden, 1]
+        widths = [rs.x.shape[1], *hidden, 1]
         return Net(tuple((rng.normal(0, math.sqrt(2 / i), (i, o)), np.zeros(o))
                          for i, o in itertools.pairwise(widths)))
 
     return ValueModel(mean, scale, net(hidden), net(score_hidden), float(s.mean()),
-                      float(s.std() or 1.0))
+                      float(s.std() or 1.0), order=rs.order)
+
+
+def with_order(model: ValueModel, rs: RankSet) -> ValueModel:
+    """``model`` made to read the bottom's order as well, playing exactly as before: the
+    new inputs standardised by the rows of ``rs`` and weighted 0 in the first layer of each
+    network, so that a fit may start from it."""
+    if model.order:
+        return model
+    if not rs.order:
+        raise SolverError("with_order needs a set of rows with the bottom's order")
+    extra = rs.x[:, _F:].astype(np.float64)
+    mean = np.concatenate([model.mean, extra.mean(axis=0)])
+    spread = extra.std(axis=0)
+    spread[spread == 0] = 1.0
+    scale = np.concatenate([model.scale, spread])
+
+    def widened(net: Net) -> Net:
+        (w, b), *rest = net.layers
+        w2 = np.concatenate([w, np.zeros((extra.shape[1], w.shape[1]))])
+        return Net(((w2, b), *rest))
+
+    return ValueModel(mean, scale, widened(model.win_net), widened(model.score_net),
+                      model.score_mean, model.score_scale, model.fit, order=True)
 
 
 def fit_rank(rs: RankSet, start: ValueModel | None = None, *, temperature: float = 10.0,
@@ -585,6 +640,9 @@ def fit_rank(rs: RankSet, start: ValueModel | None = None, *, temperature: float
         raise SolverError(f"learning_rate {learning_rate}: above 0, at most 1")
     score_hidden = hidden if score_hidden is None else score_hidden
     model = start if start is not None else _scratch(rs, hidden, score_hidden, seed)
+    if model.order != rs.order:
+        raise SolverError("the start model and the set have different features (with and "
+                          "without the bottom's order; with_order widens a model)")
     mean, scale = model.mean.astype(np.float32), model.scale.astype(np.float32)
     train, val = split_by_game(rs.game, seed)
     train_d, val_d = np.flatnonzero(train), np.flatnonzero(val)
