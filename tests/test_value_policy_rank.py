@@ -35,6 +35,7 @@ from scoundrel_solver.fair.value.policy_rank import (  # noqa: E402
     rank_loss_slow,
     rank_set,
     rank_set_of_play,
+    rank_set_of_positions,
     rank_sets_joined,
     with_order,
 )
@@ -183,6 +184,37 @@ def test_a_model_widened_to_the_order_plays_as_before() -> None:
         rank_sets_joined([plain, ordered])
     with pytest.raises(SolverError, match="bottom's order"):
         with_order(shipped, plain)
+
+
+def test_a_set_of_positions_is_labelled_by_the_search() -> None:
+    """Given positions: each decision's rows are the policy's rows there and its teacher
+    values the fair agent's search values; the held-out split's seed is the one given;
+    evaluation seeds and another variant's positions are refused."""
+    from scoundrel_solver.fair.agent import FairAgent
+
+    s = sc.new_game(seed=1_000_003)
+    info = InfoState.initial(s)
+    late = InfoState.from_text(
+        "classic/strict health=3 weapon=6D last=- potion=0 resolved=1 fled=0 room=[8S 4C 7D] "
+        "dungeon=[5C 6C 8C 9D 3H 10H 3S 4S] | bottom=[3H 10H 3S 4S]")
+    rs = rank_set_of_positions([(1_000_003, info), (1_000_004, late)], "classic", deals=4,
+                               exact=8, order=True)
+    assert rs.decisions == 2 and rs.game.tolist() == [1_000_003, 1_000_004] and rs.order
+    teacher = FairAgent()
+    for d, pos in enumerate((info, late)):
+        values = teacher.search_values(pos)
+        acts = range(int(rs.decision_actions[d]), int(rs.decision_actions[d + 1]))
+        assert rs.teacher_win[list(acts)].tolist() == pytest.approx(
+            [v.searched_win_chance for v in values], abs=1e-6)
+        rows = decision_rows(pos, [v.action for v in values], 4, 8, order=True)
+        for a, (_, x, w) in zip(acts, rows, strict=True):
+            lo, hi = int(rs.action_rows[a]), int(rs.action_rows[a + 1])
+            assert np.array_equal(rs.x[lo:hi], x.astype(np.float32))
+            assert np.allclose(rs.weight[lo:hi], w)
+    with pytest.raises(SolverError, match="evaluation seed"):
+        rank_set_of_positions([(5, info)], "classic")
+    with pytest.raises(SolverError, match="not hard"):
+        rank_set_of_positions([(1_000_003, info)], "hard")
 
 
 def play_with_line(policy: ValuePolicy, seed: int) -> str:
