@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import scoundrel_core as sc  # noqa: E402
 from policy_rank import BASE, games_of  # noqa: E402
 from scoundrel_core.info import InfoState, observe  # noqa: E402
-from scoundrel_solver.fair.value.policy_rank import RankSet, rank_set_of_positions  # noqa: E402
+from scoundrel_solver.fair.value.policy_rank import rank_set_of_positions  # noqa: E402
 
 _HEALTH = re.compile(r"health=\d+")
 
@@ -84,13 +84,6 @@ def main() -> int:
         print(f"{time.strftime('%H:%M:%S')} {path.name}: {rs.decisions:,} decisions in "
               f"{time.process_time() - t:.0f} CPU s", flush=True)
     return 0
-
-
-def load_all(cache: Path, order: bool = False) -> list[RankSet]:
-    """Every chunk saved in ``cache`` (of either feature set, as asked)."""
-    tag = "-order" if order else ""
-    return [RankSet.load(p) for p in sorted(cache.glob(f"health-*-*-*{tag}.npz"))
-            if p.name.endswith(f"{tag}.npz") and (order or not p.name.endswith("-order.npz"))]
 
 
 if __name__ == "__main__":

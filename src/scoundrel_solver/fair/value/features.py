@@ -34,6 +34,7 @@ __all__ = [
     "STATE_COLUMNS",
     "UNSEEN_COLUMNS",
     "counts",
+    "feature_names",
     "features_of",
     "features_of_row",
     "phase",
@@ -89,6 +90,12 @@ FEATURES_ORDER: Final[tuple[str, ...]] = (*FEATURES, *ORDER_FEATURES)
 """The inputs of a value that sees the bottom's order: :data:`FEATURES`, then
 :data:`ORDER_FEATURES`. Most of a classic game's last rooms are dealt from a bottom the
 player knows card by card (the rooms fled), which the counts by kind do not tell apart."""
+
+
+def feature_names(order: bool = False) -> tuple[str, ...]:
+    """The inputs of a value: :data:`FEATURES_ORDER` if it reads the bottom's ``order``,
+    else :data:`FEATURES`."""
+    return FEATURES_ORDER if order else FEATURES
 
 
 def counts(cards: Iterable[Card]) -> list[int]:

@@ -26,7 +26,7 @@ from typing import Any, Final
 import numpy as np
 
 from ...errors import SolverError
-from .features import FEATURES, FEATURES_ORDER
+from .features import FEATURES, FEATURES_ORDER, feature_names
 from .files import read_json
 
 __all__ = ["FORMAT", "MAX_LAYER", "MAX_LAYERS", "Net", "ValueModel", "load_model"]
@@ -117,7 +117,7 @@ class ValueModel:
                  score_mean: float, score_scale: float,
                  fit: Mapping[str, Any] | None = None, order: bool = False) -> None:
         self.order = bool(order)
-        self.features = FEATURES_ORDER if self.order else FEATURES
+        self.features = feature_names(self.order)
         self.mean = np.ascontiguousarray(mean, np.float64)
         self.scale = np.ascontiguousarray(scale, np.float64)
         n = len(self.features)

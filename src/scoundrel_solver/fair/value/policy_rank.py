@@ -54,7 +54,7 @@ from scoundrel_core.info import InfoState, observe
 
 from ...errors import SolverError
 from ..config import agent_config
-from .features import FEATURES, FEATURES_ORDER, features_of, features_of_row
+from .features import FEATURES, FEATURES_ORDER, feature_names, features_of, features_of_row
 from .model import Net, ValueModel
 from .policy import MAX_SAMPLES, Deals, dealt_rows
 
@@ -157,7 +157,7 @@ def decision_rows(info: InfoState, actions: Sequence[sc.Action], deals: int, exa
     them: the true outcome (won 0 or 1, score) of an action that ends the game, else
     ``None``; the feature rows after it (``order``: with the bottom's order) and their
     weights (none for the game's end)."""
-    width = len(FEATURES_ORDER if order else FEATURES)
+    width = len(feature_names(order))
     if not 1 <= deals <= MAX_SAMPLES or not 1 <= exact <= _MAX_EXACT:
         raise SolverError(f"deals {deals} and exact {exact}: 1..{MAX_SAMPLES} deals drawn, "
                           f"1..{_MAX_EXACT} enumerated")
@@ -227,7 +227,7 @@ class _Builder:
     def done(self) -> RankSet:
         if not self.game:
             raise SolverError("the build was stopped before its first game")
-        width = len(FEATURES_ORDER if self.order else FEATURES)
+        width = len(feature_names(self.order))
         rs = RankSet(np.concatenate(self.xs).reshape(-1, width), np.concatenate(self.weights),
                      np.array(self.n_rows, np.int64), np.array(self.n_actions, np.int64),
                      np.array(self.ends, bool), np.array(self.end_win, np.float32),
